@@ -1,0 +1,177 @@
+/** Databases, collections and indexes. */
+import { Query } from 'mingo';
+import { type CommandHandler } from '../context.js';
+import {
+  badValue,
+  indexKeySpecsConflict,
+  indexNotFound,
+  indexOptionsConflict,
+  invalidOptions,
+  namespaceNotFound,
+  unsupported,
+} from '../errors.js';
+import { checkedOperand } from '../query/filter.js';
+import { ID_INDEX } from '../store/collection.js';
+import { indexName, type IndexSpec } from '../store/indexes.js';
+import { isPlainObject, keyOf, numberOf, type Doc } from '../values.js';
+import { collectionName, docArray, optionalDoc, rejectUnsupported } from './arguments.js';
+
+const UNSUPPORTED_CREATE_OPTIONS = ['capped', 'validator', 'timeseries', 'viewOn', 'clusteredIndex', 'changeStreamPreAndPostImages', 'encryptedFields', 'collation'];
+
+const filterWith = (filter: Doc | undefined) => (filter ? new Query(checkedOperand(filter) as Doc) : undefined);
+
+export const listDatabases: CommandHandler = (ctx) => {
+  const filter = filterWith(optionalDoc(ctx.body.filter, 'filter'));
+  const databases = [...ctx.state.engine.databases.entries()]
+    .map(([name, colls]) => ({ name, sizeOnDisk: [...colls.values()].reduce((n, c) => n + c.docs.size * 128, 0), empty: false }))
+    .filter((d) => !filter || filter.test(d));
+  if (ctx.body.nameOnly) return { databases: databases.map((d) => ({ name: d.name })), ok: 1 };
+  return { databases, totalSize: databases.reduce((n, d) => n + d.sizeOnDisk, 0), totalSizeMb: 0, ok: 1 };
+};
+
+export const listCollections: CommandHandler = (ctx) => {
+  const filter = filterWith(optionalDoc(ctx.body.filter, 'filter'));
+  const colls = [...(ctx.state.engine.databases.get(ctx.db)?.values() ?? [])];
+  if (ctx.txn) {
+    for (const w of ctx.txn.writes.values()) {
+      if (w.db === ctx.db && !colls.some((c) => c.name === w.coll)) {
+        colls.push(ctx.state.engine.ensureCollection(w.db, w.coll));
+      }
+    }
+  }
+  const entries: Doc[] = colls
+    .map((c) => ({ name: c.name, type: 'collection', options: c.options, info: { readOnly: false, uuid: c.uuid }, idIndex: ID_INDEX }))
+    .filter((e) => !filter || filter.test(e));
+  const batch = ctx.body.nameOnly ? entries.map((e) => ({ name: e.name, type: e.type })) : entries;
+  const cursor = ctx.state.cursors.start(`${ctx.db}.$cmd.listCollections`, batch, isPlainObject(ctx.body.cursor) ? numberOf(ctx.body.cursor.batchSize) : undefined);
+  return { cursor: { id: cursor.id, ns: cursor.ns, firstBatch: cursor.batch }, ok: 1 };
+};
+
+export const create: CommandHandler = (ctx) => {
+  const name = collectionName(ctx.body.create, 'create');
+  rejectUnsupported(ctx.body, ...UNSUPPORTED_CREATE_OPTIONS);
+  ctx.state.engine.createCollection(ctx.db, name, {});
+  return { ok: 1 };
+};
+
+export const drop: CommandHandler = (ctx) => {
+  const name = collectionName(ctx.body.drop, 'drop');
+  const dropped = ctx.state.engine.dropCollection(ctx.db, name);
+  if (!dropped) throw namespaceNotFound('ns not found');
+  return { nIndexesWas: dropped.indexes.size + 1, ns: dropped.ns, ok: 1 };
+};
+
+export const dropDatabase: CommandHandler = (ctx) => {
+  ctx.state.engine.dropDatabase(ctx.db);
+  return { dropped: ctx.db, ok: 1 };
+};
+
+const INDEX_OPTIONS = new Set(['v', 'key', 'name', 'unique', 'sparse', 'partialFilterExpression', 'expireAfterSeconds', 'background', 'hidden', 'ns']);
+
+function normalizeIndexSpec(raw: Doc): IndexSpec {
+  const key = raw.key;
+  if (!isPlainObject(key) || Object.keys(key).length === 0) throw badValue('Index key pattern must be a non-empty object');
+  for (const [field, dir] of Object.entries(key)) {
+    const n = numberOf(dir);
+    if (n === undefined || n === 0) throw unsupported(`index type ${JSON.stringify(dir)} on '${field}' (only ascending/descending indexes)`);
+  }
+  for (const option of Object.keys(raw)) {
+    if (!INDEX_OPTIONS.has(option)) throw unsupported(`the index option '${option}'`);
+  }
+  const spec: IndexSpec = { v: 2, key: Object.fromEntries(Object.entries(key).map(([k, v]) => [k, numberOf(v)! > 0 ? 1 : -1])), name: '' };
+  spec.name = typeof raw.name === 'string' ? raw.name : indexName(spec.key);
+  if (raw.unique) spec.unique = true;
+  if (raw.sparse) spec.sparse = true;
+  if (raw.partialFilterExpression !== undefined) spec.partialFilterExpression = optionalDoc(raw.partialFilterExpression, 'partialFilterExpression');
+  if (raw.expireAfterSeconds !== undefined) {
+    const secs = numberOf(raw.expireAfterSeconds);
+    if (secs === undefined || secs < 0) throw invalidOptions('TTL index expireAfterSeconds must be a non-negative number');
+    if (Object.keys(spec.key).length !== 1) throw invalidOptions('TTL indexes are single-field indexes, compound indexes do not support TTL');
+    spec.expireAfterSeconds = secs;
+  }
+  return spec;
+}
+
+const sameSpec = (a: IndexSpec, b: IndexSpec) => {
+  const { v: _va, ...ra } = a;
+  const { v: _vb, ...rb } = b;
+  return keyOf(ra) === keyOf(rb);
+};
+
+export const createIndexes: CommandHandler = (ctx) => {
+  const name = collectionName(ctx.body.createIndexes, 'createIndexes');
+  rejectUnsupported(ctx.body, 'collation');
+  const specs = docArray(ctx.body.indexes, 'indexes').map(normalizeIndexSpec);
+  const engine = ctx.state.engine;
+  const existed = engine.collection(ctx.db, name);
+  const coll = existed ?? engine.ensureCollection(ctx.db, name);
+  const before = coll.indexes.size + 1;
+  let created = 0;
+  for (const spec of specs) {
+    if (spec.name === '_id_' || keyOf(spec.key) === keyOf({ _id: 1 })) continue;
+    const sameName = coll.indexes.get(spec.name);
+    if (sameName) {
+      if (sameSpec(sameName.spec, spec)) continue;
+      if (keyOf(sameName.spec.key) === keyOf(spec.key)) throw indexOptionsConflict(`An existing index has the same name as the requested index. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName.spec)}`);
+      throw indexKeySpecsConflict(`An existing index has the same name as the requested index but different key pattern. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName.spec)}`);
+    }
+    const sameKey = [...coll.indexes.values()].find((i) => keyOf(i.spec.key) === keyOf(spec.key) && keyOf(i.spec.partialFilterExpression) === keyOf(spec.partialFilterExpression));
+    if (sameKey) throw indexOptionsConflict(`Index already exists with a different name: ${sameKey.name}`);
+    engine.createIndex(coll, spec);
+    created += 1;
+  }
+  const reply: Doc = { createdCollectionAutomatically: !existed, numIndexesBefore: before, numIndexesAfter: coll.indexes.size + 1, ok: 1 };
+  if (created === 0) reply.note = 'all indexes already exist';
+  return reply;
+};
+
+export const listIndexes: CommandHandler = (ctx) => {
+  const name = collectionName(ctx.body.listIndexes, 'listIndexes');
+  const coll = ctx.state.engine.collection(ctx.db, name);
+  if (!coll) throw namespaceNotFound(`ns does not exist: ${ctx.db}.${name}`);
+  const cursor = ctx.state.cursors.start(`${ctx.db}.${name}`, coll.specs() as Doc[], isPlainObject(ctx.body.cursor) ? numberOf(ctx.body.cursor.batchSize) : undefined);
+  return { cursor: { id: cursor.id, ns: cursor.ns, firstBatch: cursor.batch }, ok: 1 };
+};
+
+export const dropIndexes: CommandHandler = (ctx) => {
+  const name = collectionName(ctx.body.dropIndexes, 'dropIndexes');
+  const coll = ctx.state.engine.collection(ctx.db, name);
+  if (!coll) throw namespaceNotFound(`ns not found ${ctx.db}.${name}`);
+  const was = coll.indexes.size + 1;
+  const target = ctx.body.index;
+  let names: string[];
+  if (target === '*') names = [...coll.indexes.keys()];
+  else if (typeof target === 'string') names = [target];
+  else if (Array.isArray(target)) names = target.map(String);
+  else if (isPlainObject(target)) {
+    const found = [...coll.indexes.values()].find((i) => keyOf(i.spec.key) === keyOf(target));
+    if (!found) throw indexNotFound(`can't find index with key: ${JSON.stringify(target)}`);
+    names = [found.name];
+  } else throw badValue("'index' must be a string, an array of strings or a key pattern");
+  for (const n of names) {
+    if (n === '_id_') throw invalidOptions('cannot drop _id index');
+    if (!coll.indexes.has(n)) throw indexNotFound(`index not found with name [${n}]`);
+  }
+  for (const n of names) ctx.state.engine.dropIndex(coll, n);
+  return { nIndexesWas: was, ok: 1 };
+};
+
+export const collMod: CommandHandler = (ctx) => {
+  const name = collectionName(ctx.body.collMod, 'collMod');
+  if (!ctx.state.engine.collection(ctx.db, name)) throw namespaceNotFound(`ns does not exist: ${ctx.db}.${name}`);
+  const options = Object.keys(ctx.body).filter((k) => k !== 'collMod' && !k.startsWith('$') && !['lsid', 'txnNumber', 'writeConcern', 'comment'].includes(k));
+  if (options.length) throw unsupported(`collMod options (${options.join(', ')})`);
+  return { ok: 1 };
+};
+
+export const dbStats: CommandHandler = (ctx) => {
+  const colls = [...(ctx.state.engine.databases.get(ctx.db)?.values() ?? [])];
+  return {
+    db: ctx.db,
+    collections: colls.length,
+    objects: colls.reduce((n, c) => n + c.docs.size, 0),
+    indexes: colls.reduce((n, c) => n + c.indexes.size + 1, 0),
+    ok: 1,
+  };
+};
+

@@ -1,0 +1,239 @@
+/** find, getMore, killCursors, count, distinct, aggregate and explain. */
+import { Aggregator } from 'mingo';
+import { type CollectionAccess } from '../access.js';
+import { type CommandContext, type CommandHandler } from '../context.js';
+import { badValue, failedToParse, MongoCommandError, operationNotSupportedInTransaction, unsupported } from '../errors.js';
+import { asCommandError, checkedOperand, compileFilter } from '../query/filter.js';
+import { project } from '../query/projection.js';
+import { parseSort, sortDocs } from '../query/sort.js';
+import { isPlainObject, keyOf, newObjectId, numberOf, remark, valuesAtPath, viewOf, cloneValue, type Doc } from '../values.js';
+import { collectionName, docArray, optionalDoc, optionalNumber, rejectUnsupported } from './arguments.js';
+
+/** A hint must name an existing index (by name or key pattern), as in MongoDB. */
+export function checkHint(access: CollectionAccess, hint: unknown) {
+  if (hint === undefined || hint === null) return;
+  if (!access.exists()) return;
+  const specs = access.indexSpecs();
+  const found = typeof hint === 'string' ? specs.some((s) => s.name === hint) : isPlainObject(hint) ? specs.some((s) => keyOf(s.key) === keyOf(hint)) : false;
+  if (!found) throw badValue('hint provided does not correspond to an existing index');
+}
+
+function cursorReply(ctx: CommandContext, ns: string, docs: Doc[], batchSize?: number, singleBatch = false): Doc {
+  const c = ctx.state.cursors.start(ns, docs, batchSize, singleBatch);
+  return { cursor: { firstBatch: c.batch, id: c.id, ns: c.ns }, ok: 1 };
+}
+
+export const find: CommandHandler = (ctx) => {
+  const body = ctx.body;
+  const name = collectionName(body.find, 'find');
+  rejectUnsupported(body, 'collation', 'min', 'max', 'tailable', 'awaitData', 'returnKey', 'showRecordId');
+  const access = ctx.access(name);
+  checkHint(access, body.hint);
+  const filter = optionalDoc(body.filter, 'filter');
+  const sort = parseSort(body.sort);
+  const skip = optionalNumber(body.skip, 'skip') ?? 0;
+  if (skip < 0) throw badValue('skip value must be non-negative');
+  let limit = optionalNumber(body.limit, 'limit') ?? 0;
+  let singleBatch = body.singleBatch === true;
+  if (limit < 0) {
+    limit = -limit;
+    singleBatch = true;
+  }
+  const batchSize = optionalNumber(body.batchSize, 'batchSize');
+  const matched = access.find(filter, { variables: optionalDoc(body.let, 'let'), limit: sort || !limit ? undefined : skip + limit });
+  let docs = sortDocs(matched, sort).slice(skip, limit ? skip + limit : undefined);
+  docs = project(docs, body.projection, filter);
+  return cursorReply(ctx, `${ctx.db}.${name}`, docs, batchSize, singleBatch);
+};
+
+export const getMore: CommandHandler = (ctx) => {
+  const batchSize = optionalNumber(ctx.body.batchSize, 'batchSize');
+  const c = ctx.state.cursors.more(ctx.body.getMore, batchSize);
+  return { cursor: { nextBatch: c.batch, id: c.id, ns: c.ns }, ok: 1 };
+};
+
+export const killCursors: CommandHandler = (ctx) => {
+  const ids = Array.isArray(ctx.body.cursors) ? ctx.body.cursors : [];
+  const { killed, notFound } = ctx.state.cursors.kill(ids);
+  return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
+};
+
+export const count: CommandHandler = (ctx) => {
+  const name = collectionName(ctx.body.count, 'count');
+  rejectUnsupported(ctx.body, 'collation');
+  const access = ctx.access(name);
+  checkHint(access, ctx.body.hint);
+  const skip = optionalNumber(ctx.body.skip, 'skip') ?? 0;
+  const limit = Math.abs(optionalNumber(ctx.body.limit, 'limit') ?? 0);
+  const n = access.find(optionalDoc(ctx.body.query, 'query')).length;
+  const afterSkip = Math.max(0, n - skip);
+  return { n: limit ? Math.min(limit, afterSkip) : afterSkip, ok: 1 };
+};
+
+export const distinct: CommandHandler = (ctx) => {
+  const name = collectionName(ctx.body.distinct, 'distinct');
+  rejectUnsupported(ctx.body, 'collation');
+  if (typeof ctx.body.key !== 'string') throw failedToParse("'key' must be a string");
+  const parts = ctx.body.key.split('.');
+  const seen = new Map<string, unknown>();
+  for (const doc of ctx.access(name).find(optionalDoc(ctx.body.query, 'query'))) {
+    for (const v of valuesAtPath(doc, parts)) {
+      for (const x of Array.isArray(v) ? v : [v]) {
+        if (x === undefined) continue;
+        const k = keyOf(x);
+        if (!seen.has(k)) seen.set(k, x);
+      }
+    }
+  }
+  return { values: [...seen.values()], ok: 1 };
+};
+
+// ---- aggregation -------------------------------------------------------------------------------
+
+const stageName = (stage: Doc) => Object.keys(stage)[0];
+
+interface OutputStage {
+  kind: '$out' | '$merge';
+  db: string;
+  coll: string;
+  spec: Doc;
+}
+
+function outputStage(ctx: CommandContext, pipeline: Doc[]): OutputStage | undefined {
+  const last = pipeline[pipeline.length - 1];
+  if (!last) return undefined;
+  const name = stageName(last);
+  if (name !== '$out' && name !== '$merge') return undefined;
+  if (ctx.txn) throw operationNotSupportedInTransaction(`${name} cannot be used in a transaction`);
+  const arg = last[name];
+  const target = name === '$merge' ? (isPlainObject(arg) ? arg.into : arg) : arg;
+  if (typeof target === 'string') return { kind: name, db: ctx.db, coll: target, spec: isPlainObject(arg) ? arg : {} };
+  if (isPlainObject(target) && typeof target.coll === 'string') {
+    return { kind: name, db: typeof target.db === 'string' ? target.db : ctx.db, coll: target.coll, spec: isPlainObject(arg) ? arg : {} };
+  }
+  throw failedToParse(`${name} needs a target collection`);
+}
+
+function writeOut(ctx: CommandContext, out: OutputStage, results: Doc[]) {
+  const engine = ctx.state.engine;
+  const docs = results.map((d) => {
+    const doc = d._id === undefined ? { _id: newObjectId(), ...d } : d;
+    remark(doc);
+    return doc;
+  });
+  if (out.kind === '$out') {
+    const seen = new Set<string>();
+    for (const d of docs) {
+      const k = keyOf(d._id);
+      if (seen.has(k)) throw new MongoCommandError(11000, 'DuplicateKey', `E11000 duplicate key error collection: ${out.db}.${out.coll} index: _id_ dup key: { _id: ${String(d._id)} }`, { keyPattern: { _id: 1 }, keyValue: { _id: d._id } });
+      seen.add(k);
+    }
+    const previous = engine.collection(out.db, out.coll);
+    const specs = previous ? [...previous.indexes.values()].map((i) => i.spec) : [];
+    engine.dropCollection(out.db, out.coll);
+    const coll = engine.createCollection(out.db, out.coll, {});
+    for (const spec of specs) engine.createIndex(coll, spec);
+    for (const d of docs) engine.put(coll, d, true);
+    return;
+  }
+  const on = out.spec.on === undefined ? ['_id'] : Array.isArray(out.spec.on) ? out.spec.on.map(String) : [String(out.spec.on)];
+  const whenMatched = out.spec.whenMatched ?? 'merge';
+  const whenNotMatched = out.spec.whenNotMatched ?? 'insert';
+  const access = ctx.access(out.coll);
+  const target = out.db === ctx.db ? access : undefined;
+  if (!target) throw unsupported('$merge into another database');
+  for (const d of docs) {
+    const filter = Object.fromEntries(on.map((f) => [f, valuesAtPath(d, f.split('.'))[0] ?? null]));
+    const [existing] = target.find(filter, { limit: 1 });
+    if (existing) {
+      if (whenMatched === 'keepExisting') continue;
+      if (whenMatched === 'fail') throw new MongoCommandError(11000, 'DuplicateKey', `$merge with whenMatched: fail found an existing document for ${JSON.stringify(filter)}`);
+      if (Array.isArray(whenMatched)) throw unsupported('$merge with a pipeline in whenMatched');
+      const merged = whenMatched === 'replace' ? { ...d, _id: existing._id } : { ...existing, ...d, _id: existing._id };
+      remark(merged);
+      target.replace(existing, merged);
+    } else if (whenNotMatched === 'insert') target.insert(d);
+    else if (whenNotMatched === 'fail') throw new MongoCommandError(13113, 'MergeStageNoMatchingDocument', `$merge could not find a matching document in the target collection for ${JSON.stringify(filter)}`);
+  }
+}
+
+export const aggregate: CommandHandler = async (ctx) => {
+  const body = ctx.body;
+  rejectUnsupported(body, 'collation');
+  let pipeline = docArray(body.pipeline, 'pipeline');
+  if (!isPlainObject(body.cursor) && body.explain !== true) {
+    throw failedToParse("The 'cursor' option is required, except for aggregate with the explain argument");
+  }
+  const variables = optionalDoc(body.let, 'let');
+  const out = outputStage(ctx, pipeline);
+  if (out) pipeline = pipeline.slice(0, -1);
+  for (const stage of pipeline) {
+    const n = stageName(stage);
+    if (n === '$out' || n === '$merge') throw badValue(`${n} can only be the final stage in the pipeline`);
+  }
+
+  let input: Doc[];
+  let ns: string;
+  if (body.aggregate === 1) {
+    ns = `${ctx.db}.$cmd.aggregate`;
+    const first = pipeline[0];
+    if (!first || stageName(first) !== '$documents') throw unsupported(`database-level aggregation starting with ${first ? stageName(first) : 'nothing'}`);
+    input = docArray(first.$documents, '$documents');
+    pipeline = pipeline.slice(1);
+  } else {
+    const name = collectionName(body.aggregate, 'aggregate');
+    ns = `${ctx.db}.${name}`;
+    const access = ctx.access(name);
+    checkHint(access, body.hint);
+    const first = pipeline[0];
+    if (first && stageName(first) === '$match' && !JSON.stringify(first.$match).includes('"$expr"')) {
+      input = access.find(optionalDoc(first.$match, '$match'), { variables });
+      pipeline = pipeline.slice(1);
+    } else {
+      input = access.find(undefined);
+    }
+  }
+  let results: Doc[];
+  try {
+    const aggregator = new Aggregator(checkedOperand(pipeline) as Doc[], {
+      scriptEnabled: false,
+      variables: variables ? (checkedOperand(variables) as Doc) : undefined,
+      collectionResolver: (name: string) => ctx.access(name).find(undefined).map(viewOf),
+    });
+    results = aggregator.run(input.map((d) => cloneValue(viewOf(d)))) as Doc[];
+  } catch (e) {
+    throw asCommandError(e);
+  }
+  if (out) {
+    writeOut(ctx, out, results);
+    return { cursor: { firstBatch: [], id: 0, ns }, ok: 1 };
+  }
+  if (body.explain === true) return { stages: pipeline, ok: 1 };
+  const batchSize = isPlainObject(body.cursor) ? optionalNumber(body.cursor.batchSize, 'cursor.batchSize') : undefined;
+  return cursorReply(ctx, ns, results, batchSize);
+};
+
+/** explain for find/count/distinct/update/delete: reports the access path the planner chose. */
+export const explain: CommandHandler = (ctx) => {
+  const inner = ctx.body.explain;
+  if (!isPlainObject(inner)) throw failedToParse('explain must be an object');
+  const command = Object.keys(inner)[0];
+  const collection = collectionName(inner[command], 'explain');
+  const access = ctx.access(collection);
+  const filter =
+    command === 'find' ? optionalDoc(inner.filter, 'filter')
+      : command === 'count' || command === 'distinct' ? optionalDoc(inner.query, 'query')
+        : command === 'update' ? optionalDoc(docArray(inner.updates, 'updates')[0]?.q, 'q')
+          : command === 'delete' ? optionalDoc(docArray(inner.deletes, 'deletes')[0]?.q, 'q')
+            : command === 'findAndModify' ? optionalDoc(inner.query, 'query')
+              : undefined;
+  if (filter === undefined && !['find', 'count', 'distinct'].includes(command)) throw unsupported(`explain of ${command}`);
+  const p = access.explain(filter);
+  const winningPlan = p.stage === 'IXSCAN' ? { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: p.index } } : { stage: p.stage };
+  compileFilter(filter);
+  return {
+    queryPlanner: { namespace: `${ctx.db}.${collection}`, parsedQuery: filter ?? {}, winningPlan, rejectedPlans: [] },
+    executionStats: { nReturned: access.find(filter).length, totalKeysExamined: p.idKeys?.length ?? 0 },
+    ok: 1,
+  };
+};

@@ -1,0 +1,125 @@
+/**
+ * troupe's embedded MongoDB-compatible server: the MongoDB wire protocol over an in-process store built
+ * on bson and mingo, for development, tests and `npm start` on machines without MongoDB.
+ * See README.md in this folder for what it supports and where it differs from MongoDB.
+ */
+import net from 'node:net';
+import { CursorRegistry } from './cursors.js';
+import { LogicalClock, type EmbeddedLogger, type ServerState } from './context.js';
+import { serveConnection } from './server.js';
+import { SessionRegistry } from './sessions.js';
+import { abortTransaction } from './commands/transactions.js';
+import { Engine } from './store/engine.js';
+import { Journal } from './store/journal.js';
+import { sweepExpired } from './store/ttl-monitor.js';
+
+export interface EmbeddedMongoOptions {
+  /** TCP port; 0 picks a free one. Default 27017. */
+  port?: number;
+  /** Interface to listen on. Default 127.0.0.1. */
+  host?: string;
+  /** Directory for the durable journal; without it, data lives in memory only. */
+  dbpath?: string;
+  /** Replica set name reported in `hello`. Default rs0. */
+  replicaSetName?: string;
+  /** TTL monitor period. Default 60000 (MongoDB's ttlMonitorSleepSecs = 60). */
+  ttlMonitorIntervalMs?: number;
+  /** Open transactions are aborted after this long. Default 60 (MongoDB's transactionLifetimeLimitSeconds). */
+  transactionLifetimeLimitSeconds?: number;
+  logger?: EmbeddedLogger;
+}
+
+export interface EmbeddedMongo {
+  /** Connection string without a database name, e.g. mongodb://127.0.0.1:27017/?replicaSet=rs0 */
+  uri: string;
+  host: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+const silent: EmbeddedLogger = { info() {}, warn() {}, error() {}, debug() {} };
+
+export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Promise<EmbeddedMongo> {
+  const host = options.host ?? '127.0.0.1';
+  const logger = options.logger ?? silent;
+  const engine = new Engine();
+  let journal: Journal | undefined;
+  if (options.dbpath) {
+    const records = Journal.load(options.dbpath, logger);
+    for (const record of records) engine.replay(record);
+    journal = await Journal.start(options.dbpath, engine.dump());
+    engine.attach(journal);
+  }
+
+  const state: ServerState = {
+    engine,
+    sessions: new SessionRegistry(),
+    cursors: new CursorRegistry(),
+    clock: new LogicalClock(),
+    host,
+    port: 0,
+    setName: options.replicaSetName ?? 'rs0',
+    startedAt: new Date(),
+    transactionLifetimeLimitMs: (options.transactionLifetimeLimitSeconds ?? 60) * 1000,
+    logger,
+  };
+  state.clock.tick();
+
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    serveConnection(state, socket);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 27017, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  state.port = (server.address() as net.AddressInfo).port;
+
+  const ttl = setInterval(() => {
+    if (sweepExpired(engine) > 0) engine.durable().catch((err) => logger.error({ err }, 'embedded mongo: journal write failed'));
+  }, options.ttlMonitorIntervalMs ?? 60_000);
+  const housekeeping = setInterval(() => {
+    for (const session of state.sessions.all()) {
+      const txn = session.transaction;
+      if (txn?.state === 'active' && Date.now() - txn.startedAt > state.transactionLifetimeLimitMs) {
+        abortTransaction(state, txn, 'it exceeded the transaction lifetime limit (transactionLifetimeLimitSeconds)');
+      }
+    }
+    state.cursors.sweep();
+    state.sessions.forget(30 * 60 * 1000);
+  }, Math.min(1000, state.transactionLifetimeLimitMs / 2));
+  ttl.unref();
+  housekeeping.unref();
+
+  const hostForUri = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const uri = `mongodb://${hostForUri}:${state.port}/?replicaSet=${state.setName}`;
+  if (host === '0.0.0.0' || host === '::') state.host = hostForUri;
+  logger.info({ uri, dbpath: options.dbpath ?? null }, 'embedded MongoDB-compatible server listening');
+
+  let stopped: Promise<void> | undefined;
+  return {
+    uri,
+    host: hostForUri,
+    port: state.port,
+    stop() {
+      stopped ??= (async () => {
+        clearInterval(ttl);
+        clearInterval(housekeeping);
+        for (const session of state.sessions.all()) if (session.transaction) abortTransaction(state, session.transaction, 'server shutting down');
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          for (const s of sockets) s.destroy();
+        });
+        await journal?.close();
+      })();
+      return stopped;
+    },
+  };
+}
+
+export type { EmbeddedLogger };

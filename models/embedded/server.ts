@@ -1,0 +1,62 @@
+/** The TCP side: frames messages off each connection, runs them in order, writes replies back. */
+import net from 'node:net';
+import { runCommand } from './commands/index.js';
+import { type ServerState } from './context.js';
+import { encodeMsg, encodeReply, MAX_MESSAGE_SIZE_BYTES, parseMessage, WireError } from './wire.js';
+import { type Doc } from './values.js';
+
+let nextConnectionId = 1;
+
+export function serveConnection(state: ServerState, socket: net.Socket) {
+  const connectionId = nextConnectionId++;
+  socket.setNoDelay(true);
+  let buffered = Buffer.alloc(0);
+  // Requests on one connection are answered in order; a connection never has two commands running.
+  let queue: Promise<void> = Promise.resolve();
+
+  const handle = async (message: Buffer) => {
+    let request;
+    try {
+      request = parseMessage(message);
+    } catch (e) {
+      state.logger.warn({ err: e, connectionId }, 'embedded mongo: malformed message, closing connection');
+      socket.destroy();
+      return;
+    }
+    if (!request) {
+      state.logger.warn({ opCode: message.readInt32LE(12), connectionId }, 'embedded mongo: unsupported opcode, closing connection');
+      socket.destroy();
+      return;
+    }
+    if (request.kind === 'query') {
+      const db = request.collection.split('.')[0];
+      const reply = await runCommand(state, db, request.query, connectionId);
+      if (!socket.destroyed) socket.write(encodeReply(request.requestId, [reply]));
+      return;
+    }
+    const db = typeof request.body.$db === 'string' ? request.body.$db : 'admin';
+    const body: Doc = request.body;
+    const reply = await runCommand(state, db, body, connectionId);
+    if (!request.moreToCome && !socket.destroyed) socket.write(encodeMsg(request.requestId, reply));
+  };
+
+  socket.on('data', (chunk) => {
+    buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk;
+    while (buffered.length >= 4) {
+      const length = buffered.readInt32LE(0);
+      if (length < 16 || length > MAX_MESSAGE_SIZE_BYTES) {
+        state.logger.warn({ length, connectionId }, 'embedded mongo: bad message length, closing connection');
+        socket.destroy(new WireError('bad message length'));
+        return;
+      }
+      if (buffered.length < length) break;
+      const message = buffered.subarray(0, length);
+      buffered = buffered.subarray(length);
+      queue = queue.then(() => handle(message)).catch((err) => {
+        state.logger.error({ err, connectionId }, 'embedded mongo: connection handler failed');
+        socket.destroy();
+      });
+    }
+  });
+  socket.on('error', () => socket.destroy());
+}

@@ -1,0 +1,127 @@
+/**
+ * Secondary indexes: hash maps from an index key (canonical values of the indexed fields) to the ids of
+ * the documents holding it. They serve equality lookups and enforce uniqueness; ordering is not kept
+ * (sorts are done in memory).
+ */
+import { Query } from 'mingo';
+import { cannotIndexParallelArrays, DuplicateKeyError } from '../errors.js';
+import { checkedOperand } from '../query/filter.js';
+import { isPlainObject, keyOf, valuesAtPath, viewOf, type Doc } from '../values.js';
+
+export interface IndexSpec {
+  v: number;
+  key: Doc;
+  name: string;
+  unique?: boolean;
+  sparse?: boolean;
+  partialFilterExpression?: Doc;
+  expireAfterSeconds?: number;
+  [option: string]: unknown;
+}
+
+export interface IndexKey {
+  key: string;
+  values: unknown[];
+}
+
+const SEPARATOR = '\u0001';
+
+export class Index {
+  readonly fields: Array<{ path: string; parts: string[] }>;
+  readonly entries = new Map<string, Set<string>>();
+  private readonly partial?: Query;
+
+  constructor(
+    readonly ns: string,
+    readonly spec: IndexSpec,
+  ) {
+    this.fields = Object.keys(spec.key).map((path) => ({ path, parts: path.split('.') }));
+    if (spec.partialFilterExpression) this.partial = new Query(checkedOperand(spec.partialFilterExpression) as Doc);
+  }
+
+  get name() {
+    return this.spec.name;
+  }
+  get unique() {
+    return this.spec.unique === true;
+  }
+  /** Sparse and partial indexes leave documents out, so they cannot answer every equality lookup. */
+  get complete() {
+    return !this.spec.sparse && !this.partial;
+  }
+
+  /** The keys a document has in this index (several for arrays), or none when it is left out. */
+  keysOf(doc: Doc): IndexKey[] {
+    if (this.partial && !this.partial.test(viewOf(doc))) return [];
+    const perField: unknown[][] = [];
+    let arrays = 0;
+    let present = false;
+    for (const field of this.fields) {
+      const raw = valuesAtPath(doc, field.parts);
+      const values: unknown[] = [];
+      let multikey = raw.length > 1;
+      for (const v of raw) {
+        if (Array.isArray(v)) {
+          multikey = true;
+          values.push(...(v.length ? v : [undefined]));
+        } else values.push(v);
+        if (v !== undefined) present = true;
+      }
+      if (multikey) arrays += 1;
+      perField.push(values);
+    }
+    if (arrays > 1) throw cannotIndexParallelArrays(`cannot index parallel arrays [${this.fields.map((f) => f.path).join('] [')}]`);
+    if (this.spec.sparse && !present) return [];
+    let combos: unknown[][] = [[]];
+    for (const values of perField) combos = combos.flatMap((c) => values.map((v) => [...c, v]));
+    const seen = new Map<string, IndexKey>();
+    for (const values of combos) {
+      const key = values.map(keyOf).join(SEPARATOR);
+      if (!seen.has(key)) seen.set(key, { key, values });
+    }
+    return [...seen.values()];
+  }
+
+  /** The key a lookup by these field values uses. */
+  lookupKey(values: unknown[]): string {
+    return values.map(keyOf).join(SEPARATOR);
+  }
+
+  add(idKey: string, keys: IndexKey[]) {
+    for (const { key } of keys) {
+      let ids = this.entries.get(key);
+      if (!ids) this.entries.set(key, (ids = new Set()));
+      ids.add(idKey);
+    }
+  }
+
+  remove(idKey: string, keys: IndexKey[]) {
+    for (const { key } of keys) {
+      const ids = this.entries.get(key);
+      if (!ids) continue;
+      ids.delete(idKey);
+      if (ids.size === 0) this.entries.delete(key);
+    }
+  }
+
+  duplicateError(values: unknown[]): DuplicateKeyError {
+    const keyValue: Doc = {};
+    this.fields.forEach((f, i) => (keyValue[f.path] = values[i] === undefined ? null : values[i]));
+    const shown = `{ ${this.fields.map((f, i) => `${f.path}: ${show(values[i])}`).join(', ')} }`;
+    return new DuplicateKeyError(this.ns, this.name, this.spec.key, keyValue, shown);
+  }
+}
+
+function show(v: unknown): string {
+  if (v === undefined || v === null) return 'null';
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (isPlainObject(v) || Array.isArray(v)) return JSON.stringify(v);
+  return String(v);
+}
+
+/** Normalizes a createIndexes spec and checks the options this server can honour. */
+export function indexName(key: Doc): string {
+  return Object.entries(key)
+    .map(([k, v]) => `${k}_${v}`)
+    .join('_');
+}
