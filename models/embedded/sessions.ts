@@ -50,7 +50,10 @@ export class Session {
   /** The reply to the latest retryable write, so a retry with the same txnNumber is not applied twice. */
   lastRetryable?: { txnNumber: number; reply: Doc };
 
-  constructor(readonly id: string) {}
+  constructor(
+    readonly id: string,
+    readonly lsid: Doc,
+  ) {}
 }
 
 export class SessionRegistry {
@@ -66,7 +69,7 @@ export class SessionRegistry {
     const key = SessionRegistry.keyOf(lsid);
     if (!key) return undefined;
     let s = this.sessions.get(key);
-    if (!s) this.sessions.set(key, (s = new Session(key)));
+    if (!s) this.sessions.set(key, (s = new Session(key, lsid as Doc)));
     s.lastUsed = Date.now();
     return s;
   }

@@ -10,6 +10,7 @@ import {
   noSuchTransaction,
   operationNotSupportedInTransaction,
   transactionTooOld,
+  unsupported,
 } from '../errors.js';
 import { Transaction } from '../sessions.js';
 import { isPlainObject, numberOf, Binary, Long, type Doc } from '../values.js';
@@ -62,7 +63,7 @@ const COMMANDS: Record<string, CommandHandler> = {
 const RETRYABLE = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify']);
 const ALLOWED_IN_TRANSACTION = new Set([
   'find', 'getMore', 'killCursors', 'insert', 'update', 'delete', 'findAndModify', 'findandmodify', 'aggregate', 'distinct',
-  'count', 'commitTransaction', 'abortTransaction', 'create', 'createIndexes', 'listCollections', 'listIndexes', 'ping', 'hello', 'isMaster',
+  'commitTransaction', 'abortTransaction', 'create', 'createIndexes', 'listCollections', 'listIndexes', 'ping', 'hello', 'isMaster',
 ]);
 
 const txnNumberOf = (v: unknown) => (v instanceof Long ? v.toNumber() : numberOf(v));
@@ -121,6 +122,11 @@ export async function runCommand(state: ServerState, db: string, body: Doc, conn
   };
   let reply: Doc;
   try {
+    const readConcern = isPlainObject(body.readConcern) ? body.readConcern : undefined;
+    if (readConcern?.level === 'snapshot' && body.autocommit !== false) throw unsupported('readConcern level "snapshot" outside a transaction (snapshot sessions)');
+    if (readConcern?.level === 'linearizable' && (name === 'aggregate' || RETRYABLE.has(name))) {
+      throw new MongoCommandError(2, 'BadValue', `readConcern level "linearizable" is not allowed for ${name} with writes`);
+    }
     ctx.txn = transactionFor(state, ctx, name);
     const retryNumber = !ctx.txn && ctx.session && RETRYABLE.has(name) ? txnNumberOf(body.txnNumber) : undefined;
     const previous = ctx.session?.lastRetryable;
@@ -129,6 +135,11 @@ export async function runCommand(state: ServerState, db: string, body: Doc, conn
     } else {
       reply = await handler(ctx);
       if (retryNumber !== undefined && ctx.session) ctx.session.lastRetryable = { txnNumber: retryNumber, reply };
+    }
+    const w = isPlainObject(body.writeConcern) ? numberOf(body.writeConcern.w) : undefined;
+    if (w !== undefined && w > 1 && (RETRYABLE.has(name) || name === 'commitTransaction')) {
+      // One node cannot acknowledge for several: the write is applied, the concern reported unsatisfiable.
+      reply = { ...reply, writeConcernError: { code: 100, codeName: 'UnsatisfiableWriteConcern', errmsg: 'Not enough data-bearing nodes' } };
     }
     if (ctx.txn && ctx.txn.state === 'active' && Array.isArray(reply.writeErrors) && reply.writeErrors.length) {
       txns.abortTransaction(state, ctx.txn, 'a write in it failed');

@@ -1,4 +1,5 @@
 /** find, getMore, killCursors, count, distinct, aggregate and explain. */
+import { Long } from 'bson';
 import { Aggregator } from 'mingo';
 import { type CollectionAccess } from '../access.js';
 import { type CommandContext, type CommandHandler } from '../context.js';
@@ -16,6 +17,17 @@ export function checkHint(access: CollectionAccess, hint: unknown) {
   const specs = access.indexSpecs();
   const found = typeof hint === 'string' ? specs.some((s) => s.name === hint) : isPlainObject(hint) ? specs.some((s) => keyOf(s.key) === keyOf(hint)) : false;
   if (!found) throw badValue('hint provided does not correspond to an existing index');
+}
+
+/** `let` values are expressions, evaluated once before the command runs (`{$literal: ...}` and friends). */
+export function evaluateLet(vars: Doc | undefined): Doc | undefined {
+  if (!vars) return undefined;
+  try {
+    const [row] = new Aggregator([{ $addFields: checkedOperand(vars) as Doc }], { scriptEnabled: false }).run([{}]) as Doc[];
+    return row;
+  } catch (e) {
+    throw asCommandError(e);
+  }
 }
 
 function cursorReply(ctx: CommandContext, ns: string, docs: Doc[], batchSize?: number, singleBatch = false): Doc {
@@ -40,7 +52,7 @@ export const find: CommandHandler = (ctx) => {
     singleBatch = true;
   }
   const batchSize = optionalNumber(body.batchSize, 'batchSize');
-  const matched = access.find(filter, { variables: optionalDoc(body.let, 'let'), limit: sort || !limit ? undefined : skip + limit });
+  const matched = access.find(filter, { variables: evaluateLet(optionalDoc(body.let, 'let')), limit: sort || !limit ? undefined : skip + limit });
   let docs = sortDocs(matched, sort).slice(skip, limit ? skip + limit : undefined);
   docs = project(docs, body.projection, filter);
   return cursorReply(ctx, `${ctx.db}.${name}`, docs, batchSize, singleBatch);
@@ -147,7 +159,12 @@ function writeOut(ctx: CommandContext, out: OutputStage, results: Doc[]) {
     const [existing] = target.find(filter, { limit: 1 });
     if (existing) {
       if (whenMatched === 'keepExisting') continue;
-      if (whenMatched === 'fail') throw new MongoCommandError(11000, 'DuplicateKey', `$merge with whenMatched: fail found an existing document for ${JSON.stringify(filter)}`);
+      if (whenMatched === 'fail') {
+        throw new MongoCommandError(11000, 'DuplicateKey', `E11000 duplicate key error collection: ${out.db}.${out.coll} (found by $merge with whenMatched: fail)`, {
+          keyPattern: Object.fromEntries(on.map((f) => [f, 1])),
+          keyValue: filter,
+        });
+      }
       if (Array.isArray(whenMatched)) throw unsupported('$merge with a pipeline in whenMatched');
       const merged = whenMatched === 'replace' ? { ...d, _id: existing._id } : { ...existing, ...d, _id: existing._id };
       remark(merged);
@@ -164,7 +181,7 @@ export const aggregate: CommandHandler = async (ctx) => {
   if (!isPlainObject(body.cursor) && body.explain !== true) {
     throw failedToParse("The 'cursor' option is required, except for aggregate with the explain argument");
   }
-  const variables = optionalDoc(body.let, 'let');
+  const variables = evaluateLet(optionalDoc(body.let, 'let'));
   const out = outputStage(ctx, pipeline);
   if (out) pipeline = pipeline.slice(0, -1);
   for (const stage of pipeline) {
@@ -177,8 +194,11 @@ export const aggregate: CommandHandler = async (ctx) => {
   if (body.aggregate === 1) {
     ns = `${ctx.db}.$cmd.aggregate`;
     const first = pipeline[0];
-    if (!first || stageName(first) !== '$documents') throw unsupported(`database-level aggregation starting with ${first ? stageName(first) : 'nothing'}`);
-    input = docArray(first.$documents, '$documents');
+    const source = first ? stageName(first) : 'nothing';
+    if (source === '$documents') input = docArray(first.$documents, '$documents');
+    else if (source === '$listLocalSessions') {
+      input = [...ctx.state.sessions.all()].map((s) => ({ _id: s.lsid, lastUse: new Date(s.lastUsed) }));
+    } else throw unsupported(`database-level aggregation starting with ${source}`);
     pipeline = pipeline.slice(1);
   } else {
     const name = collectionName(body.aggregate, 'aggregate');
@@ -206,7 +226,7 @@ export const aggregate: CommandHandler = async (ctx) => {
   }
   if (out) {
     writeOut(ctx, out, results);
-    return { cursor: { firstBatch: [], id: 0, ns }, ok: 1 };
+    return { cursor: { firstBatch: [], id: Long.ZERO, ns }, ok: 1 };
   }
   if (body.explain === true) return { stages: pipeline, ok: 1 };
   const batchSize = isPlainObject(body.cursor) ? optionalNumber(body.cursor.batchSize, 'cursor.batchSize') : undefined;

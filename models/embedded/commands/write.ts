@@ -8,7 +8,7 @@ import { applyUpdate, validateUpdate } from '../query/update.js';
 import { upsertDocument } from '../query/upsert.js';
 import { isPlainObject, newObjectId, remark, sameValue, type Doc } from '../values.js';
 import { collectionName, docArray, optionalDoc, rejectUnsupported } from './arguments.js';
-import { checkHint } from './read.js';
+import { checkHint, evaluateLet } from './read.js';
 
 /** Waits while an open transaction holds one of these documents, as a write outside it does in MongoDB. */
 async function afterLocks(access: CollectionAccess, select: () => Doc[]): Promise<Doc[]> {
@@ -21,7 +21,8 @@ async function afterLocks(access: CollectionAccess, select: () => Doc[]): Promis
 }
 
 function writeError(index: number, e: unknown): Doc {
-  if (!(e instanceof MongoCommandError)) throw e;
+  // A write conflict ends the whole command (and its transaction), labelled for the driver to retry.
+  if (!(e instanceof MongoCommandError) || e.code === 112) throw e;
   return { index, code: e.code, codeName: e.codeName, errmsg: e.message, ...e.extra };
 }
 
@@ -30,7 +31,7 @@ function withWriteErrors(reply: Doc, errors: Doc[]): Doc {
   return reply;
 }
 
-const variablesOf = (ctx: CommandContext, stmt?: Doc) => optionalDoc(stmt?.c, 'c') ?? optionalDoc(ctx.body.let, 'let');
+const variablesOf = (ctx: CommandContext, stmt?: Doc) => evaluateLet(optionalDoc(stmt?.c, 'c') ?? optionalDoc(ctx.body.let, 'let'));
 
 export const insert: CommandHandler = async (ctx) => {
   const name = collectionName(ctx.body.insert, 'insert');
@@ -40,7 +41,9 @@ export const insert: CommandHandler = async (ctx) => {
   // mongod stores _id as the first field, generating one when the client did not.
   const prepared = docs.map((d) => {
     if (Object.keys(d)[0] === '_id') return d;
-    const doc = { _id: d._id === undefined ? newObjectId() : d._id, ...d };
+    const id = d._id === undefined ? newObjectId() : d._id;
+    const doc: Doc = { _id: id, ...d };
+    doc._id = id;
     remark(doc);
     return doc;
   });
@@ -49,7 +52,9 @@ export const insert: CommandHandler = async (ctx) => {
   let n = 0;
   for (let i = 0; i < prepared.length; i++) {
     try {
-      if (Array.isArray(prepared[i]._id)) throw badValue("can't use an array for _id");
+      const id = prepared[i]._id;
+      if (Array.isArray(id)) throw badValue("can't use an array for _id");
+      if (isPlainObject(id) && Object.keys(id).some((k) => k.startsWith('$'))) throw badValue(`_id fields may not contain '$'-prefixed fields: ${Object.keys(id).find((k) => k.startsWith('$'))} is not valid for storage.`);
       access.insert(prepared[i]);
       n += 1;
     } catch (e) {
@@ -83,6 +88,8 @@ function parseUpdateStatement(raw: Doc): UpdateStatement {
 export const update: CommandHandler = async (ctx) => {
   const name = collectionName(ctx.body.update, 'update');
   const statements = docArray(ctx.body.updates, 'updates');
+  // Sorting an updateOne arrived in MongoDB 8.0; 7.0 rejects the field for the whole command.
+  if (statements.some((s) => s.sort !== undefined)) throw new MongoCommandError(40415, 'Location40415', "BSON field 'update.updates.sort' is an unknown field.");
   const ordered = ctx.body.ordered !== false;
   const access = ctx.access(name);
   const errors: Doc[] = [];
@@ -160,7 +167,7 @@ export const findAndModify: CommandHandler = async (ctx) => {
   if (remove && body.upsert === true) throw failedToParse('Cannot specify both upsert=true and remove=true');
   const u = remove ? undefined : validateUpdate(body.update);
   const returnNew = body.new === true;
-  const variables = optionalDoc(body.let, 'let');
+  const variables = evaluateLet(optionalDoc(body.let, 'let'));
   const arrayFilters = body.arrayFilters === undefined ? undefined : docArray(body.arrayFilters, 'arrayFilters');
   const fields = body.fields;
   const shown = (doc: Doc | null) => (doc && isPlainObject(fields) ? project([doc], fields, query)[0] : doc);

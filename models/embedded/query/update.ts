@@ -285,7 +285,9 @@ function applyPipeline(original: Doc, pipeline: Doc[], ctx: UpdateContext): Doc 
   } catch (e) {
     throw asCommandError(e);
   }
-  return restoreTypes(original, out[0] ?? {}) as Doc;
+  const next = restoreTypes(original, out[0] ?? {}) as Doc;
+  // A pipeline that drops _id keeps the document's identity, as in MongoDB.
+  return next._id === undefined && original._id !== undefined ? { _id: original._id, ...next } : next;
 }
 
 // ---- entry point ---------------------------------------------------------------------------------
