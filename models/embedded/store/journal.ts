@@ -39,9 +39,14 @@ function readRecords(buf: Buffer): { records: ChangeRecord[]; validLength: numbe
 function isAlive(pid: number) {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // A killed process nobody has reaped yet (a zombie) still answers signal 0 but holds nothing.
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
   }
 }
 
