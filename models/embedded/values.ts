@@ -84,6 +84,37 @@ class Uncomparable {
   }
 }
 
+/**
+ * Puts back the BSON number types a plain-number computation flattened: where the stored document had a
+ * Double, Long or Decimal128 at the same place, the result keeps that type. A Decimal128 or unsafe int64
+ * that reached any other place in a result cannot be represented faithfully, so it fails loudly.
+ */
+export function restoreNumberTypes(before: unknown, after: unknown): unknown {
+  if (after instanceof Uncomparable) {
+    if (before instanceof Decimal128 || before instanceof Long) return before;
+    throw unsupported('computing with Decimal128 values or int64 values beyond 2^53');
+  }
+  if (typeof after === 'number') {
+    if (before instanceof Double && Number.isInteger(after)) return new Double(after);
+    if (before instanceof Long && Number.isInteger(after)) return Long.fromNumber(after);
+    return after;
+  }
+  if (Array.isArray(after)) {
+    const b = Array.isArray(before) ? before : [];
+    const out = after.map((x, i) => restoreNumberTypes(b[i], x));
+    remark(out);
+    return out;
+  }
+  if (isPlainObject(after)) {
+    const b = isPlainObject(before) ? before : {};
+    const out: Doc = {};
+    for (const k of Object.keys(after)) out[k] = restoreNumberTypes(b[k], after[k]);
+    remark(out);
+    return out;
+  }
+  return after;
+}
+
 const MAX_SAFE = Long.fromNumber(Number.MAX_SAFE_INTEGER);
 const MIN_SAFE = Long.fromNumber(Number.MIN_SAFE_INTEGER);
 

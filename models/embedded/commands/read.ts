@@ -7,7 +7,7 @@ import { badValue, failedToParse, MongoCommandError, operationNotSupportedInTran
 import { asCommandError, checkedOperand, compileFilter } from '../query/filter.js';
 import { project } from '../query/projection.js';
 import { parseSort, sortDocs } from '../query/sort.js';
-import { isPlainObject, keyOf, newObjectId, numberOf, remark, valuesAtPath, viewOf, cloneValue, type Doc } from '../values.js';
+import { isExotic, isPlainObject, keyOf, restoreNumberTypes, newObjectId, numberOf, remark, valuesAtPath, viewOf, cloneValue, type Doc } from '../values.js';
 import { collectionName, docArray, optionalDoc, optionalNumber, rejectUnsupported } from './arguments.js';
 
 /** A hint must name an existing index (by name or key pattern), as in MongoDB. */
@@ -174,6 +174,32 @@ function writeOut(ctx: CommandContext, out: OutputStage, results: Doc[]) {
   }
 }
 
+/** MongoDB's $count emits nothing for no input (mingo emits a zero); $group has MongoDB's behaviour. */
+function withEmptyCount(pipeline: Doc[]): Doc[] {
+  return pipeline.flatMap((stage) => {
+    const name = stageName(stage);
+    if (name === '$count' && typeof stage.$count === 'string') {
+      return [{ $group: { _id: null, [stage.$count]: { $sum: 1 } } }, { $project: { _id: 0 } }];
+    }
+    if (name === '$facet' && isPlainObject(stage.$facet)) {
+      return [{ $facet: Object.fromEntries(Object.entries(stage.$facet).map(([k, p]) => [k, Array.isArray(p) ? withEmptyCount(p as Doc[]) : p])) }];
+    }
+    return [stage];
+  });
+}
+
+/**
+ * Aggregation runs on plain-number views; a result that is still one of the input documents (same _id)
+ * gets the stored number types back. Results with no such source are checked for values that cannot be
+ * represented faithfully.
+ */
+function restoreTypesById(input: Doc[], results: Doc[], readsOtherCollections: boolean): Doc[] {
+  const exoticInputs = input.filter((d) => isExotic(d));
+  if (exoticInputs.length === 0 && !readsOtherCollections) return results;
+  const byId = new Map(exoticInputs.map((d) => [keyOf(d._id), d]));
+  return results.map((r) => restoreNumberTypes(r._id !== undefined ? byId.get(keyOf(r._id)) : undefined, r) as Doc);
+}
+
 export const aggregate: CommandHandler = async (ctx) => {
   const body = ctx.body;
   rejectUnsupported(body, 'collation');
@@ -215,7 +241,7 @@ export const aggregate: CommandHandler = async (ctx) => {
   }
   let results: Doc[];
   try {
-    const aggregator = new Aggregator(checkedOperand(pipeline) as Doc[], {
+    const aggregator = new Aggregator(withEmptyCount(checkedOperand(pipeline) as Doc[]), {
       scriptEnabled: false,
       variables: variables ? (checkedOperand(variables) as Doc) : undefined,
       collectionResolver: (name: string) => ctx.access(name).find(undefined).map(viewOf),
@@ -224,6 +250,7 @@ export const aggregate: CommandHandler = async (ctx) => {
   } catch (e) {
     throw asCommandError(e);
   }
+  results = restoreTypesById(input, results, pipeline.some((st) => ['$lookup', '$graphLookup', '$unionWith'].includes(stageName(st))));
   if (out) {
     writeOut(ctx, out, results);
     return { cursor: { firstBatch: [], id: Long.ZERO, ns }, ok: 1 };

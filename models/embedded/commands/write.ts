@@ -112,11 +112,11 @@ export const update: CommandHandler = async (ctx) => {
       }
       for (const before of matches) {
         const after = applyUpdate(before, stmt.u, { arrayFilters: stmt.arrayFilters, filter: stmt.q, variables });
-        n += 1;
         if (!sameValue(before, after)) {
           access.replace(before, after);
           nModified += 1;
         }
+        n += 1;
       }
     } catch (e) {
       errors.push(writeError(i, e));

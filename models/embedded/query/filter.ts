@@ -1,7 +1,7 @@
 /** Query filters: mingo evaluates them; this module rejects what mingo would answer differently from MongoDB. */
 import { Query } from 'mingo';
 import { badValue, MongoCommandError, unsupported } from '../errors.js';
-import { Decimal128, isPlainObject, valueView, viewOf, type Doc } from '../values.js';
+import { Decimal128, isPlainObject, valuesAtPath, valueView, viewOf, type Doc } from '../values.js';
 
 export interface Filter {
   test(doc: Doc): boolean;
@@ -45,10 +45,68 @@ export function asCommandError(e: unknown): MongoCommandError {
 
 const MATCH_ALL: Filter = { test: () => true };
 
+const TYPE_ALIASES: Record<string, string> = {
+  1: 'double', 2: 'string', 3: 'object', 4: 'array', 5: 'binData', 6: 'undefined', 7: 'objectId', 8: 'bool', 9: 'date',
+  10: 'null', 11: 'regex', 13: 'javascript', 14: 'symbol', 16: 'int', 17: 'timestamp', 18: 'long', 19: 'decimal', [-1]: 'minKey', 127: 'maxKey',
+};
+
+/** The BSON type alias of a stored value, as `$type` names it. */
+export function bsonTypeOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (v === undefined) return 'missing';
+  if (typeof v === 'number') return Number.isInteger(v) && v >= -2147483648 && v <= 2147483647 && !Object.is(v, -0) ? 'int' : 'double';
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'boolean') return 'bool';
+  if (Array.isArray(v)) return 'array';
+  if (v instanceof Date) return 'date';
+  if (v instanceof RegExp) return 'regex';
+  if (isPlainObject(v)) return 'object';
+  const t = (v as { _bsontype?: string })._bsontype;
+  switch (t) {
+    case 'Double': return 'double';
+    case 'Long': return 'long';
+    case 'Decimal128': return 'decimal';
+    case 'ObjectId': return 'objectId';
+    case 'Binary': return 'binData';
+    case 'Timestamp': return 'timestamp';
+    case 'MinKey': return 'minKey';
+    case 'MaxKey': return 'maxKey';
+    case 'BSONRegExp': return 'regex';
+    case 'Code': return 'javascript';
+    case 'BSONSymbol': return 'symbol';
+  }
+  return 'object';
+}
+
+const NUMERIC = new Set(['int', 'long', 'double', 'decimal']);
+
+/**
+ * `$type` on top-level field conditions is decided here, on the stored document, because mingo only
+ * sees plain numbers and cannot tell int32, int64 and double apart.
+ */
+function takeTypeConditions(filter: Doc): { rest: Doc; checks: Array<(doc: Doc) => boolean> } {
+  const rest: Doc = {};
+  const checks: Array<(doc: Doc) => boolean> = [];
+  for (const [path, cond] of Object.entries(filter)) {
+    if (path.startsWith('$') || !isPlainObject(cond) || !('$type' in cond)) {
+      rest[path] = cond;
+      continue;
+    }
+    const wanted = (Array.isArray(cond.$type) ? cond.$type : [cond.$type]).map((t) => TYPE_ALIASES[String(valueView(t))] ?? String(t));
+    const matches = (v: unknown) => wanted.some((w) => w === bsonTypeOf(v) || (w === 'number' && NUMERIC.has(bsonTypeOf(v))));
+    const parts = path.split('.');
+    checks.push((doc) => valuesAtPath(doc, parts).some((v) => v !== undefined && (matches(v) || (Array.isArray(v) && v.some(matches)))));
+    const { $type: _type, ...others } = cond;
+    if (Object.keys(others).length) rest[path] = others;
+  }
+  return { rest, checks };
+}
+
 export function compileFilter(filter: Doc | undefined, variables?: Doc): Filter {
   if (!filter || Object.keys(filter).length === 0) return MATCH_ALL;
   if (!isPlainObject(filter)) throw new MongoCommandError(14, 'TypeMismatch', 'filter must be an object');
-  const checked = checkedOperand(filter) as Doc;
+  const { rest, checks } = takeTypeConditions(filter);
+  const checked = checkedOperand(rest) as Doc;
   let query: Query;
   try {
     query = new Query(checked, { scriptEnabled: false, variables: variables ? (checkedOperand(variables) as Doc) : undefined });
@@ -57,6 +115,7 @@ export function compileFilter(filter: Doc | undefined, variables?: Doc): Filter 
   }
   return {
     test(doc: Doc) {
+      if (!checks.every((check) => check(doc))) return false;
       try {
         return query.test(viewOf(doc));
       } catch (e) {

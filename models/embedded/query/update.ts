@@ -25,6 +25,7 @@ import {
   keyOf,
   Long,
   remark,
+  restoreNumberTypes,
   Timestamp,
   type Doc,
 } from '../values.js';
@@ -237,26 +238,6 @@ function toUpdateView(v: unknown): unknown {
   return v;
 }
 
-/** Puts back the BSON number types mingo flattened: a field that was a Double or Long keeps its type. */
-function restoreTypes(before: unknown, after: unknown): unknown {
-  if (typeof after === 'number') {
-    if (before instanceof Double && Number.isInteger(after)) return new Double(after);
-    if (before instanceof Long && Number.isInteger(after)) return Long.fromNumber(after);
-    return after;
-  }
-  if (Array.isArray(after)) {
-    const b = Array.isArray(before) ? before : [];
-    return after.map((x, i) => restoreTypes(b[i], x));
-  }
-  if (isPlainObject(after)) {
-    const b = isPlainObject(before) ? before : {};
-    const out: Doc = {};
-    for (const k of Object.keys(after)) out[k] = restoreTypes(b[k], after[k]);
-    return out;
-  }
-  return after;
-}
-
 function applyWithMingo(original: Doc, u: Doc, ctx: UpdateContext): Doc {
   const working = toUpdateView(original) as Doc;
   const modifier: Doc = {};
@@ -275,7 +256,7 @@ function applyWithMingo(original: Doc, u: Doc, ctx: UpdateContext): Doc {
   } catch (e) {
     throw asCommandError(e);
   }
-  return restoreTypes(original, working) as Doc;
+  return restoreNumberTypes(original, working) as Doc;
 }
 
 function applyPipeline(original: Doc, pipeline: Doc[], ctx: UpdateContext): Doc {
@@ -285,7 +266,7 @@ function applyPipeline(original: Doc, pipeline: Doc[], ctx: UpdateContext): Doc 
   } catch (e) {
     throw asCommandError(e);
   }
-  const next = restoreTypes(original, out[0] ?? {}) as Doc;
+  const next = restoreNumberTypes(original, out[0] ?? {}) as Doc;
   // A pipeline that drops _id keeps the document's identity, as in MongoDB.
   return next._id === undefined && original._id !== undefined ? { _id: original._id, ...next } : next;
 }
