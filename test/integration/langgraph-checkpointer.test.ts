@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import { MongoDBSaver } from '@langchain/langgraph-checkpoint-mongodb';
 import { emptyCheckpoint, type Checkpoint } from '@langchain/langgraph-checkpoint';
+import type { RunnableConfig } from '@langchain/core/runnables';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
 
 // The checkpointer must be handed a client from its own driver copy, not the project's mongodb 7.
@@ -63,7 +64,7 @@ describe('LangGraph MongoDBSaver on the embedded server', () => {
 
   it('lists history newest first, with limit and metadata filter, and deletes a thread', async () => {
     const config = { configurable: { thread_id: 't3', checkpoint_ns: '' } };
-    let at = config;
+    let at: RunnableConfig = config;
     for (let i = 1; i <= 4; i++) at = await saver.put(at, checkpoint(`1ef00000000001${i}0`, i), { source: 'loop', step: i, parents: {} });
     const all = [];
     for await (const t of saver.list(config)) all.push(t.checkpoint.id);

@@ -7,7 +7,7 @@ import { badValue, failedToParse, MongoCommandError, operationNotSupportedInTran
 import { asCommandError, checkedOperand, compileFilter } from '../query/filter.js';
 import { project } from '../query/projection.js';
 import { parseSort, sortDocs } from '../query/sort.js';
-import { isExotic, isPlainObject, keyOf, restoreNumberTypes, newObjectId, numberOf, remark, valuesAtPath, viewOf, cloneValue, type Doc } from '../values.js';
+import { isExotic, isPlainObject, keyOf, restoreNumberTypes, newObjectId, remark, valuesAtPath, viewOf, cloneValue, type Doc } from '../values.js';
 import { collectionName, docArray, optionalDoc, optionalNumber, rejectUnsupported } from './arguments.js';
 
 /** A hint must name an existing index (by name or key pattern), as in MongoDB. */

@@ -1,0 +1,57 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface ExitStatus {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** A `node bin/troupe.js ...` child process with its output collected for assertions and failure messages. */
+export interface TroupeProcess {
+  child: ChildProcess;
+  exited: Promise<ExitStatus>;
+  /** Set once the process has exited. */
+  exitStatus(): ExitStatus | undefined;
+  stdout(): string;
+  stderr(): string;
+  /** SIGKILL if still running (cleanup after a failed test). */
+  kill(): Promise<void>;
+}
+
+export function spawnTroupe(args: string[], env: NodeJS.ProcessEnv): TroupeProcess {
+  const child = spawn(process.execPath, ['bin/troupe.js', ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let status: ExitStatus | undefined;
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const exited = new Promise<ExitStatus>((resolve) => {
+    child.once('exit', (code, signal) => {
+      status = { code, signal };
+      resolve(status);
+    });
+  });
+  return {
+    child,
+    exited,
+    exitStatus: () => status,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    async kill() {
+      if (status !== undefined) return;
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** The environment of this test run without the variables that would point troupe elsewhere. */
+export function troupeEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['PORT', 'HOST', 'MONGODB_URI', 'MONGODB_DB', 'EMBEDDED_MONGO_PORT', 'EMBEDDED_MONGO_DBPATH', 'LOG_LEVEL', 'LOG_PRETTY', 'NODE_ENV']) {
+    delete env[name];
+  }
+  return { ...env, ...overrides };
+}
