@@ -6,7 +6,7 @@
 import { writeConflict } from './errors.js';
 import { compileFilter } from './query/filter.js';
 import { plan, type Plan } from './query/planner.js';
-import { duplicateIdError, idKeyOf, type Collection } from './store/collection.js';
+import { duplicateIdError, ID_INDEX, idKeyOf, type Collection } from './store/collection.js';
 import { lockKey, type Engine } from './store/engine.js';
 import { type IndexSpec } from './store/indexes.js';
 import { type Transaction } from './sessions.js';
@@ -144,7 +144,7 @@ export class TransactionAccess implements CollectionAccess {
   }
 
   exists() {
-    return this.coll !== undefined || (this.own?.size ?? 0) > 0;
+    return this.coll !== undefined || this.txn.createdCollections.has(this.ns) || (this.own?.size ?? 0) > 0;
   }
 
   explain(filter: Doc | undefined) {

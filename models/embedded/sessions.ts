@@ -1,6 +1,7 @@
 /** Logical sessions and their multi-document transactions (snapshot reads, write sets, write locks). */
 import { Binary } from 'bson';
 import { type SnapshotHolder } from './store/engine.js';
+import { type IndexSpec } from './store/indexes.js';
 import { isPlainObject, type Doc } from './values.js';
 
 export type TransactionState = 'active' | 'committed' | 'aborted';
@@ -10,6 +11,8 @@ export class Transaction implements SnapshotHolder {
   abortReason?: string;
   /** Uncommitted writes by namespace, then id key (null = deleted). */
   readonly writes = new Map<string, { db: string; coll: string; docs: Map<string, Doc | null> }>();
+  /** Collections (with their indexes) this transaction creates; they appear to others at commit. */
+  readonly createdCollections = new Map<string, { db: string; coll: string; indexes: IndexSpec[] }>();
   /** Committed versions as they were when this transaction started, for documents changed since. */
   readonly preserved = new Map<string, Map<string, Doc | null>>();
   readonly startedAt = Date.now();

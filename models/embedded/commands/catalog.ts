@@ -1,13 +1,16 @@
 /** Databases, collections and indexes. */
 import { Query } from 'mingo';
-import { type CommandHandler } from '../context.js';
+import { UUID } from 'bson';
+import { type CommandContext, type CommandHandler } from '../context.js';
 import {
   badValue,
   indexKeySpecsConflict,
   indexNotFound,
   indexOptionsConflict,
   invalidOptions,
+  namespaceExists,
   namespaceNotFound,
+  operationNotSupportedInTransaction,
   unsupported,
 } from '../errors.js';
 import { checkedOperand } from '../query/filter.js';
@@ -31,18 +34,15 @@ export const listDatabases: CommandHandler = (ctx) => {
 
 export const listCollections: CommandHandler = (ctx) => {
   const filter = filterWith(optionalDoc(ctx.body.filter, 'filter'));
-  const colls = [...(ctx.state.engine.databases.get(ctx.db)?.values() ?? [])];
+  const entry = (name: string, options: Doc, uuid: UUID) => ({ name, type: 'collection', options, info: { readOnly: false, uuid }, idIndex: ID_INDEX });
+  const entries: Doc[] = [...(ctx.state.engine.databases.get(ctx.db)?.values() ?? [])].map((c) => entry(c.name, c.options, c.uuid));
   if (ctx.txn) {
-    for (const w of ctx.txn.writes.values()) {
-      if (w.db === ctx.db && !colls.some((c) => c.name === w.coll)) {
-        colls.push(ctx.state.engine.ensureCollection(w.db, w.coll));
-      }
-    }
+    // Collections this transaction creates (explicitly or by writing) exist for it alone.
+    const pending = [...ctx.txn.createdCollections.values(), ...ctx.txn.writes.values()];
+    for (const p of pending) if (p.db === ctx.db && !entries.some((e) => e.name === p.coll)) entries.push(entry(p.coll, {}, new UUID()));
   }
-  const entries: Doc[] = colls
-    .map((c) => ({ name: c.name, type: 'collection', options: c.options, info: { readOnly: false, uuid: c.uuid }, idIndex: ID_INDEX }))
-    .filter((e) => !filter || filter.test(e));
-  const batch = ctx.body.nameOnly ? entries.map((e) => ({ name: e.name, type: e.type })) : entries;
+  const listed = entries.filter((e) => !filter || filter.test(e));
+  const batch = ctx.body.nameOnly ? listed.map((e) => ({ name: e.name, type: e.type })) : listed;
   const cursor = ctx.state.cursors.start(`${ctx.db}.$cmd.listCollections`, batch, isPlainObject(ctx.body.cursor) ? numberOf(ctx.body.cursor.batchSize) : undefined);
   return { cursor: { id: cursor.id, ns: cursor.ns, firstBatch: cursor.batch }, ok: 1 };
 };
@@ -50,6 +50,12 @@ export const listCollections: CommandHandler = (ctx) => {
 export const create: CommandHandler = (ctx) => {
   const name = collectionName(ctx.body.create, 'create');
   rejectUnsupported(ctx.body, ...UNSUPPORTED_CREATE_OPTIONS);
+  if (ctx.txn) {
+    const ns = `${ctx.db}.${name}`;
+    if (ctx.state.engine.collection(ctx.db, name) || ctx.txn.createdCollections.has(ns)) throw namespaceExists(`Collection ${ns} already exists.`);
+    ctx.txn.createdCollections.set(ns, { db: ctx.db, coll: name, indexes: [] });
+    return { ok: 1 };
+  }
   ctx.state.engine.createCollection(ctx.db, name, {});
   return { ok: 1 };
 };
@@ -103,6 +109,7 @@ export const createIndexes: CommandHandler = (ctx) => {
   rejectUnsupported(ctx.body, 'collation');
   const specs = docArray(ctx.body.indexes, 'indexes').map(normalizeIndexSpec);
   const engine = ctx.state.engine;
+  if (ctx.txn) return createIndexesInTransaction(ctx, name, specs);
   const existed = engine.collection(ctx.db, name);
   const coll = existed ?? engine.ensureCollection(ctx.db, name);
   const before = coll.indexes.size + 1;
@@ -124,6 +131,21 @@ export const createIndexes: CommandHandler = (ctx) => {
   if (created === 0) reply.note = 'all indexes already exist';
   return reply;
 };
+
+/** Inside a transaction, as in MongoDB, only a collection the transaction creates can get indexes. */
+function createIndexesInTransaction(ctx: CommandContext, name: string, specs: IndexSpec[]): Doc {
+  const txn = ctx.txn!;
+  const ns = `${ctx.db}.${name}`;
+  if (ctx.state.engine.collection(ctx.db, name)) {
+    throw operationNotSupportedInTransaction(`Cannot create new indexes on existing collection ${ns} in a multi-document transaction.`);
+  }
+  let pending = txn.createdCollections.get(ns);
+  const createdAutomatically = !pending;
+  if (!pending) txn.createdCollections.set(ns, (pending = { db: ctx.db, coll: name, indexes: [] }));
+  const before = pending.indexes.length + 1;
+  for (const spec of specs) if (!pending.indexes.some((i) => i.name === spec.name)) pending.indexes.push(spec);
+  return { createdCollectionAutomatically: createdAutomatically, numIndexesBefore: before, numIndexesAfter: pending.indexes.length + 1, ok: 1 };
+}
 
 export const listIndexes: CommandHandler = (ctx) => {
   const name = collectionName(ctx.body.listIndexes, 'listIndexes');

@@ -32,7 +32,7 @@ export const commitTransaction: CommandHandler = async (ctx) => {
   // Leave the snapshot set first, so the commit's own writes are not preserved for itself.
   ctx.state.engine.snapshots.delete(txn);
   try {
-    ctx.state.engine.applyAtomically(txn.writes);
+    ctx.state.engine.applyAtomically(txn.writes, txn.createdCollections.values());
   } catch (e) {
     finishTransaction(ctx.state, txn, 'aborted', 'commit failed');
     throw e;

@@ -121,10 +121,18 @@ export class Engine {
    * Applies a set of writes atomically: all or none, one journal record. `writes` maps namespaces to
    * documents by id key (null = delete).
    */
-  applyAtomically(writes: Map<string, { db: string; coll: string; docs: Map<string, Doc | null> }>) {
+  applyAtomically(
+    writes: Map<string, { db: string; coll: string; docs: Map<string, Doc | null> }>,
+    created: Iterable<{ db: string; coll: string; indexes: IndexSpec[] }> = [],
+  ) {
     const undo: Array<() => void> = [];
     this.batch = [];
     try {
+      for (const c of created) {
+        const coll = this.createCollection(c.db, c.coll, {});
+        undo.push(() => this.dropCollection(c.db, c.coll));
+        for (const spec of c.indexes) this.createIndex(coll, spec);
+      }
       for (const { db, coll: name, docs } of writes.values()) {
         const coll = this.ensureCollection(db, name);
         for (const [idKey, doc] of docs) {
