@@ -152,7 +152,7 @@ export class TransactionAccess implements CollectionAccess {
   }
 
   indexSpecs(): IndexSpec[] {
-    return this.coll?.specs() ?? [];
+    return this.coll?.specs() ?? [ID_INDEX, ...(this.txn.createdCollections.get(this.ns)?.indexes ?? [])];
   }
 
   find(filter: Doc | undefined, options: FindOptions = {}): Doc[] {

@@ -1,0 +1,59 @@
+import { expect } from 'chai';
+import { withDeadline, pollUntil } from '../support/async.js';
+import { spawnTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
+import { freePort, tempDir } from '../support/troupe-mongo-process.js';
+
+async function statusOf(url: string): Promise<number | undefined> {
+  try {
+    const response = await fetch(url);
+    await response.body?.cancel();
+    return response.status;
+  } catch {
+    return undefined; // not listening yet
+  }
+}
+
+describe('troupe start', function () {
+  this.timeout(60_000);
+  let troupe: TroupeProcess | undefined;
+  let dbpath: { dir: string; remove(): Promise<void> } | undefined;
+
+  afterEach(async () => {
+    await troupe?.kill();
+    troupe = undefined;
+    await dbpath?.remove();
+    dbpath = undefined;
+  });
+
+  it('serves /healthz and /readyz with no configuration but PORT, and exits 0 on SIGTERM', async () => {
+    const port = await freePort();
+    dbpath = await tempDir('troupe-start-e2e');
+    const running = spawnTroupe(['start'], troupeEnv({ PORT: String(port), EMBEDDED_MONGO_DBPATH: dbpath.dir }));
+    troupe = running;
+    const base = `http://127.0.0.1:${port}`;
+    const describeOutput = () => `stdout:\n${running.stdout()}\nstderr:\n${running.stderr()}`;
+
+    const exitedEarly = running.exited.then((status) => {
+      throw new Error(`troupe start exited early ${JSON.stringify(status)}\n${describeOutput()}`);
+    });
+    exitedEarly.catch(() => undefined); // handled by the race below; keeps a later normal exit quiet
+    for (const path of ['/healthz', '/readyz']) {
+      const answered = pollUntil(async () => (await statusOf(`${base}${path}`)) === 200, {
+        timeoutMs: 45_000,
+        what: `${path} to answer 200`,
+      });
+      await Promise.race([answered, exitedEarly]).catch((error: Error) => {
+        throw new Error(`${error.message}\n${describeOutput()}`, { cause: error });
+      });
+    }
+
+    const ready = (await (await fetch(`${base}/readyz`)).json()) as unknown;
+    expect(ready).to.deep.equal({ status: 'ready', checks: { redis: 'ok', mongo: 'ok' } });
+    expect(running.stdout()).to.include(`${base}/healthz`);
+
+    running.child.kill('SIGTERM');
+    const status = await withDeadline(running.exited, 20_000, `troupe start to exit after SIGTERM (${describeOutput()})`);
+    expect(status, describeOutput()).to.deep.equal({ code: 0, signal: null });
+    expect(await statusOf(`${base}/healthz`)).to.equal(undefined);
+  });
+});
