@@ -1,0 +1,209 @@
+/**
+ * The gateway's side of the runtime: validate a message against its kind's contract, check ownership
+ * and double texting, deduplicate by idempotency key, and post it. Replies are read from the reply
+ * stream it names. Any gateway process can post to, and read replies of, any actor.
+ */
+import { randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Connection, Model } from 'mongoose';
+import { envelope, refKey, type ActorRef, type Lease } from '../../queues/envelope.js';
+import { keys, queues } from '../../queues/keys.js';
+import { Mailboxes } from '../../queues/mailbox.js';
+import { follow, readAll, REPLY_STREAM_TTL_SECONDS, type ReplyEvent } from '../../queues/reply-stream.js';
+import { actorRecords, type ActorRecord } from '../../models/actor-record.js';
+import type { AnyKind } from './contract.js';
+import { Batches, type BatchProgress } from './batches.js';
+import { liveWorkers } from './workers.js';
+
+/** A refusal the gateway turns into an HTTP status / MCP tool error. */
+export class RuntimeError extends Error {
+  constructor(
+    readonly code: 'not_found' | 'bad_request' | 'conflict',
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = 'RuntimeError';
+  }
+}
+
+export interface SendInput {
+  actor: ActorRef;
+  ownerId: string;
+  type: string;
+  payload: unknown;
+  idempotencyKey?: string;
+  /** Give up on the message if it has not started within this many ms. */
+  timeoutMs?: number;
+  lease?: Lease;
+  batchId?: string;
+}
+
+export interface Sent {
+  messageId: string;
+  replyStream: string;
+  /** True when the idempotency key was seen before: nothing new was enqueued. */
+  duplicate: boolean;
+}
+
+/** How long an idempotency key maps to its first message. */
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+
+export class ActorClient {
+  private readonly kindsByName: Map<string, AnyKind>;
+  private readonly redis: Redis;
+  private readonly queueConnection: Redis;
+  private readonly mailboxes: Mailboxes;
+  private readonly serviceQueues = new Map<string, Queue>();
+  private readonly actors: Model<ActorRecord>;
+  readonly batches: Batches;
+
+  constructor(
+    private readonly redisUrl: string,
+    mongo: Connection,
+    kinds: AnyKind[],
+  ) {
+    this.kindsByName = new Map(kinds.map((k) => [k.kind, k]));
+    this.redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
+    this.queueConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    this.mailboxes = new Mailboxes(this.redis, this.queueConnection);
+    this.actors = actorRecords(mongo);
+    this.batches = new Batches(mongo, this.redis);
+  }
+
+  kinds(): AnyKind[] {
+    return [...this.kindsByName.values()];
+  }
+
+  kind(name: string): AnyKind | undefined {
+    return this.kindsByName.get(name);
+  }
+
+  private serviceQueue(kind: string): Queue {
+    let q = this.serviceQueues.get(kind);
+    if (!q) this.serviceQueues.set(kind, (q = new Queue(queues.service(kind), { connection: this.queueConnection })));
+    return q;
+  }
+
+  /** Validates without sending (the gateway calls it before taking a rate-limit point or a lease). */
+  validate(input: Pick<SendInput, 'actor' | 'type' | 'payload'>): AnyKind {
+    const kind = this.kindsByName.get(input.actor.kind);
+    if (!kind) throw new RuntimeError('not_found', `no actor kind '${input.actor.kind}'`, { kinds: [...this.kindsByName.keys()] });
+    const schema = kind.messages[input.type];
+    if (!schema) throw new RuntimeError('bad_request', `unknown message type '${input.type}' for ${kind.kind}`, { valid: Object.keys(kind.messages) });
+    const parsed = schema.safeParse(input.payload);
+    if (!parsed.success) throw new RuntimeError('bad_request', `invalid payload for ${kind.kind}.${input.type}`, parsed.error.issues);
+    return kind;
+  }
+
+  /** The actor's owner, or undefined if it has never received a message. */
+  async ownerOf(actor: ActorRef): Promise<string | undefined> {
+    const rec = await this.actors.findOne({ _id: refKey(actor) }, { ownerId: 1 }).lean().exec();
+    return rec?.ownerId;
+  }
+
+  /** Reads an actor's committed state for its owner (404 for anyone else). */
+  async state(actor: ActorRef, ownerId: string): Promise<unknown> {
+    const rec = await this.actors.findOne({ _id: refKey(actor) }, { ownerId: 1, state: 1 }).lean().exec();
+    if (!rec || rec.ownerId !== ownerId) throw new RuntimeError('not_found', `${actor.kind} ${actor.id} not found`);
+    return rec.state;
+  }
+
+  async send(input: SendInput): Promise<Sent> {
+    const kind = this.validate(input);
+    if (input.idempotencyKey) {
+      const first = await this.redis.get(keys.idempotency(input.ownerId, input.idempotencyKey));
+      if (first) return { messageId: first, replyStream: keys.replies(first), duplicate: true };
+    }
+    if (kind.stateful) {
+      const owner = await this.ownerOf(input.actor);
+      if (owner !== undefined && owner !== input.ownerId) throw new RuntimeError('not_found', `${input.actor.kind} ${input.actor.id} not found`);
+      if (kind.doubleTexting === 'reject' && (await this.mailboxes.pending(input.actor)) > 0) {
+        throw new RuntimeError('conflict', `${input.actor.kind} ${input.actor.id} is busy with an earlier message`);
+      }
+    }
+    const messageId = randomUUID();
+    if (input.idempotencyKey) {
+      const won = await this.redis.set(keys.idempotency(input.ownerId, input.idempotencyKey), messageId, 'EX', IDEMPOTENCY_TTL_SECONDS, 'NX');
+      if (won !== 'OK') {
+        const first = (await this.redis.get(keys.idempotency(input.ownerId, input.idempotencyKey)))!;
+        return { messageId: first, replyStream: keys.replies(first), duplicate: true };
+      }
+    }
+    const env = envelope({
+      messageId,
+      actor: input.actor,
+      ownerId: input.ownerId,
+      type: input.type,
+      payload: input.payload,
+      idempotencyKey: input.idempotencyKey,
+      replyStream: keys.replies(messageId),
+      deadline: input.timeoutMs ? Date.now() + input.timeoutMs : undefined,
+      lease: input.lease,
+      batchId: input.batchId,
+    });
+    await this.redis.set(keys.replyOwner(messageId), input.ownerId, 'EX', REPLY_STREAM_TTL_SECONDS);
+    if (kind.stateful) await this.mailboxes.post(env);
+    else await this.serviceQueue(kind.kind).add(env.type, env, { jobId: messageId, removeOnComplete: true, removeOnFail: 1000 });
+    return { messageId, replyStream: env.replyStream!, duplicate: false };
+  }
+
+  /** Enqueues many messages as one batch; progress is counted as each one finishes. */
+  async sendBatch(ownerId: string, kind: string, messages: Array<Omit<SendInput, 'ownerId' | 'batchId' | 'idempotencyKey'>>): Promise<string> {
+    for (const m of messages) this.validate(m);
+    const batchId = await this.batches.create(ownerId, kind, messages.length);
+    for (const m of messages) await this.send({ ...m, ownerId, batchId });
+    return batchId;
+  }
+
+  /** True when `ownerId` sent the message whose replies these are (others get 404). */
+  async ownsReply(messageId: string, ownerId: string): Promise<boolean> {
+    return (await this.redis.get(keys.replyOwner(messageId))) === ownerId;
+  }
+
+  batch(batchId: string, ownerId: string): Promise<BatchProgress | undefined> {
+    return this.batches.get(batchId, ownerId);
+  }
+
+  /**
+   * Follows a reply stream from after `lastEventId`; ends after a terminal event. Each follower gets
+   * its own Redis connection because it blocks on XREAD.
+   */
+  async *replies(stream: string, options: { lastEventId?: string; signal?: AbortSignal; idleTimeoutMs?: number } = {}): AsyncGenerator<ReplyEvent> {
+    const reader = new Redis(this.redisUrl, { maxRetriesPerRequest: 3 });
+    try {
+      yield* follow(reader, stream, { lastId: options.lastEventId, signal: options.signal, idleTimeoutMs: options.idleTimeoutMs });
+    } finally {
+      reader.disconnect();
+    }
+  }
+
+  /** Waits for the whole answer (for JSON responses and MCP tools without streaming). */
+  async reply(stream: string, options: { signal?: AbortSignal; idleTimeoutMs?: number; onEvent?: (e: ReplyEvent) => void } = {}): Promise<ReplyEvent[]> {
+    const events: ReplyEvent[] = [];
+    for await (const e of this.replies(stream, options)) {
+      options.onEvent?.(e);
+      events.push(e);
+    }
+    return events;
+  }
+
+  readAll(stream: string): Promise<ReplyEvent[]> {
+    return readAll(this.redis, stream);
+  }
+
+  /** Live workers per kind (for /readyz). */
+  async liveWorkers(): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
+    for (const k of this.kindsByName.keys()) out[k] = (await liveWorkers(this.redis, k)).length;
+    return out;
+  }
+
+  async close() {
+    await Promise.all([...this.serviceQueues.values()].map((q) => q.close()));
+    await this.mailboxes.close();
+    this.redis.disconnect();
+    this.queueConnection.disconnect();
+  }
+}

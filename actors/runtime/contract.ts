@@ -1,0 +1,92 @@
+/**
+ * What an actor kind declares: its messages (zod), its pure turn handler, its limits, and the MCP tools
+ * through which it is reached. The gateway mounts these generically; adding a kind adds a folder.
+ */
+import type { z } from 'zod';
+import type { ActorRef } from '../../queues/envelope.js';
+
+export interface Logger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+  debug(obj: object, msg?: string): void;
+}
+
+/** A message as a handler receives it: validated payload of one of the kind's message types. */
+export interface Message<P = unknown> {
+  messageId: string;
+  type: string;
+  payload: P;
+  ownerId: string;
+  createdAt: number;
+}
+
+export interface TurnContext {
+  readonly actor: ActorRef;
+  readonly ownerId: string;
+  /** Streams a partial event (tokens, tool progress) to the caller now. At-least-once: a retried turn emits again. */
+  emit(event: string, data: unknown): void;
+  /** The turn's answer, delivered as the `reply` event once the new state is committed. */
+  reply(data: unknown): void;
+  /** Messages another actor; delivered only after this turn commits (outbox). */
+  send(to: ActorRef, type: string, payload: unknown): void;
+  /** Sends this actor a message later (a durable delayed job), also only after commit. */
+  schedule(delayMs: number, type: string, payload: unknown): void;
+  /** Aborted when the worker shuts down; a long turn should stop and throw. */
+  readonly signal: AbortSignal;
+  readonly logger: Logger;
+}
+
+export type DoubleTexting = 'enqueue' | 'reject';
+
+export interface KindLimits {
+  /** Messages a user may send to actors of this kind per window (rate-limiter-flexible). */
+  rate?: { points: number; durationSeconds: number };
+  /** Turns of this kind a user may have queued or running at once (Redis lease semaphore). */
+  concurrent?: number;
+}
+
+/** An MCP tool that becomes one message to one actor of the kind. */
+export interface ToolContract<I extends z.ZodRawShape = z.ZodRawShape> {
+  name: string;
+  title?: string;
+  description: string;
+  input: I;
+  /** zod shape of structuredContent; the reply data is validated against it. */
+  output?: z.ZodRawShape;
+  /** Which actor receives the call, and with which message. */
+  toMessage(args: z.infer<z.ZodObject<I>>, caller: { userId: string }): { actorId: string; type: string; payload: unknown };
+}
+
+interface KindBase {
+  kind: string;
+  description: string;
+  /** Payload schema of each message type. */
+  messages: Record<string, z.ZodType>;
+  limits?: KindLimits;
+  tools?: ToolContract[];
+}
+
+/** A stateful actor: one turn at a time per actor id, state persisted with fencing. */
+export interface ActorKind<S = unknown> extends KindBase {
+  stateful: true;
+  initialState(ref: ActorRef, ownerId: string): S;
+  handle(state: S, message: Message, ctx: TurnContext): S | Promise<S>;
+  /** A new message while the actor is busy: queue it (default) or answer 409. */
+  doubleTexting?: DoubleTexting;
+}
+
+export interface ServiceContext {
+  emit(event: string, data: unknown): void;
+  readonly signal: AbortSignal;
+  readonly logger: Logger;
+}
+
+/** A stateless service actor: requests run in parallel (worker concurrency > 1), no state. */
+export interface ServiceKind extends KindBase {
+  stateful: false;
+  concurrency?: number;
+  handle(message: Message, ctx: ServiceContext): unknown | Promise<unknown>;
+}
+
+export type AnyKind = ActorKind<any> | ServiceKind; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -1,0 +1,149 @@
+/**
+ * A drain: the job that runs an actor's pending messages, one turn at a time, in mailbox order.
+ *
+ * Fencing: every drain starts by incrementing the actor's epoch, and every commit is a conditional
+ * update on `{ _id, epoch, appliedSeq }`. A zombie drain (one BullMQ ran twice after a stall) loses
+ * the race at its first commit and stops; nothing it computed is applied. A message is applied at
+ * most once; a duplicate (same message id or idempotency key) is answered with the first reply.
+ * Effects of a committed turn (reply events, outgoing messages, lease release) are stored with the
+ * commit (outbox) and performed after it; a drain that finds an outbox left by a crash performs it
+ * again, which is safe because every effect is idempotent.
+ */
+import type { Redis } from 'ioredis';
+import type { Model } from 'mongoose';
+import { Envelope, refKey, type ActorRef } from '../../queues/envelope.js';
+import { keys } from '../../queues/keys.js';
+import { REMEMBERED_REPLIES, type ActorRecord, type OutboxItem, type StoredEvent } from '../../models/actor-record.js';
+import type { ActorKind, Logger } from './contract.js';
+import { errorEvent, runTurn, TurnAborted } from './turn.js';
+import type { Effects } from './effects.js';
+
+export interface DrainDeps {
+  redis: Redis;
+  actors: Model<ActorRecord>;
+  effects: Effects;
+  logger: Logger;
+  signal: AbortSignal;
+  /** Messages read from the mailbox per round trip. */
+  batchSize?: number;
+}
+
+export type DrainResult = 'drained' | 'fenced' | 'interrupted';
+
+const seqParts = (id: string) => id.split('-').map(Number) as [number, number];
+
+/** Compares Redis Stream ids numerically. */
+export function compareSeq(a: string, b: string): number {
+  const [am, as] = seqParts(a);
+  const [bm, bs] = seqParts(b);
+  return am - bm || as - bs;
+}
+
+export async function drainActor(kind: ActorKind<unknown>, ref: ActorRef, deps: DrainDeps): Promise<DrainResult> {
+  const { redis, actors, effects, logger } = deps;
+  const _id = refKey(ref);
+  const mailbox = keys.mailbox(ref);
+  const record = (await actors
+    .findOneAndUpdate(
+      { _id },
+      { $inc: { epoch: 1 }, $setOnInsert: { kind: ref.kind, actorId: ref.id, appliedSeq: '0-0', replies: [], outbox: [], createdAt: new Date() } },
+      { upsert: true, returnDocument: 'after', lean: true },
+    )
+    .exec()) as ActorRecord;
+  const epoch = record.epoch;
+  let appliedSeq = record.appliedSeq;
+  let state = record.state;
+  let ownerId = record.ownerId;
+  const replies = record.replies ?? [];
+
+  if (record.outbox?.length) {
+    await effects.perform(record.outbox);
+    const cleared = await actors.updateOne({ _id, epoch, appliedSeq }, { $set: { outbox: [] } }).exec();
+    if (cleared.matchedCount === 0) return 'fenced';
+  }
+  if (appliedSeq !== '0-0') await redis.xtrim(mailbox, 'MINID', appliedSeq);
+
+  let outboxDirty = false;
+  for (;;) {
+    if (deps.signal.aborted) return 'interrupted';
+    const entries = (await redis.xrange(mailbox, `(${appliedSeq}`, '+', 'COUNT', deps.batchSize ?? 50)) as Array<[string, string[]]>;
+    if (entries.length === 0) break;
+    for (const [entryId, fields] of entries) {
+      if (deps.signal.aborted) return 'interrupted';
+      const raw = fields[fields.indexOf('env') + 1];
+      const parsed = Envelope.safeParse(safeJson(raw));
+      let next = state;
+      let final: StoredEvent[];
+      let outbox: OutboxItem[] = [];
+      let remember = true;
+      if (!parsed.success) {
+        logger.warn({ actor: ref, entryId, issues: parsed.error.issues }, 'malformed envelope in mailbox; skipped');
+        final = [];
+        remember = false;
+      } else {
+        const env = parsed.data;
+        const earlier = replies.find((r) => r.messageId === env.messageId || (env.idempotencyKey !== undefined && r.idempotencyKey === env.idempotencyKey));
+        if (earlier) {
+          final = earlier.events;
+          remember = false;
+        } else {
+          try {
+            const outcome = await runTurn({
+              kind,
+              ref,
+              state,
+              ownerId,
+              env,
+              emit: (event, data) => {
+                if (env.replyStream) effects.emit(env.replyStream, event, data);
+              },
+              signal: deps.signal,
+              logger,
+            });
+            next = outcome.state;
+            final = outcome.final;
+            outbox = outcome.effects;
+          } catch (err) {
+            if (err instanceof TurnAborted) return 'interrupted';
+            throw err;
+          }
+          if (ownerId === undefined && final[0]?.e !== 'error') ownerId = env.ownerId;
+        }
+        await effects.flushEmits();
+        if (env.replyStream && final.length) outbox.unshift({ kind: 'publish', stream: env.replyStream, events: final });
+        if (env.lease) outbox.push({ kind: 'release', lease: env.lease });
+        if (env.batchId) outbox.push({ kind: 'batch', batchId: env.batchId, messageId: env.messageId, ok: final[0]?.e !== 'error' });
+        if (remember) {
+          replies.push({ messageId: env.messageId, idempotencyKey: env.idempotencyKey, events: final });
+          if (replies.length > REMEMBERED_REPLIES) replies.splice(0, replies.length - REMEMBERED_REPLIES);
+        }
+      }
+      const update: Record<string, unknown> = { state: next, appliedSeq: entryId, outbox, updatedAt: new Date() };
+      if (ownerId !== undefined) update.ownerId = ownerId;
+      const committed = await actors
+        .updateOne({ _id, epoch, appliedSeq }, remember ? { $set: update, $push: { replies: { $each: [replies[replies.length - 1]], $slice: -REMEMBERED_REPLIES } } } : { $set: update })
+        .exec();
+      if (committed.matchedCount === 0) {
+        logger.warn({ actor: ref, epoch, entryId }, 'a newer drain owns this actor; stale turn discarded');
+        return 'fenced';
+      }
+      appliedSeq = entryId;
+      state = next;
+      outboxDirty = outbox.length > 0;
+      await effects.perform(outbox);
+      await redis.xdel(mailbox, entryId);
+    }
+  }
+  if (outboxDirty) await actors.updateOne({ _id, epoch, appliedSeq }, { $set: { outbox: [] } }).exec();
+  return 'drained';
+}
+
+function safeJson(raw: string | undefined): unknown {
+  try {
+    return JSON.parse(raw ?? 'null');
+  } catch {
+    return null;
+  }
+}
+
+export { errorEvent };

@@ -1,0 +1,52 @@
+/** Performs what turns ask for: live events now, committed effects (outbox) after the commit. */
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { Envelope } from '../../queues/envelope.js';
+import type { Mailboxes } from '../../queues/mailbox.js';
+import { publish } from '../../queues/reply-stream.js';
+import type { OutboxItem } from '../../models/actor-record.js';
+import type { Batches } from './batches.js';
+
+export class Effects {
+  private emitting: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly mailboxes: Mailboxes,
+    private readonly scheduleQueue: Queue,
+    private readonly batches: Batches,
+  ) {}
+
+  /** Publishes a partial event; events of one drain keep their order. */
+  emit(stream: string, event: string, data: unknown) {
+    this.emitting = this.emitting.then(() => publish(this.redis, stream, event, data)).catch(() => undefined);
+  }
+
+  flushEmits(): Promise<unknown> {
+    return this.emitting;
+  }
+
+  async perform(items: OutboxItem[]): Promise<void> {
+    for (const item of items) {
+      switch (item.kind) {
+        case 'publish':
+          for (const ev of item.events) await publish(this.redis, item.stream, ev.e, ev.d);
+          break;
+        case 'send':
+          await this.mailboxes.post(Envelope.parse(item.envelope));
+          break;
+        case 'schedule': {
+          const env = Envelope.parse(item.envelope);
+          await this.scheduleQueue.add('deliver', env, { delay: item.delayMs, jobId: env.messageId, removeOnComplete: true, removeOnFail: 1000 });
+          break;
+        }
+        case 'release':
+          await this.redis.zrem(item.lease.key, item.lease.id);
+          break;
+        case 'batch':
+          await this.batches.record(item.batchId, item.messageId, item.ok);
+          break;
+      }
+    }
+  }
+}

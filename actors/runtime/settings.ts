@@ -1,0 +1,18 @@
+/**
+ * Timing of crash recovery. A drain holds its BullMQ lock for LOCK_DURATION_MS and renews it at half
+ * that; a worker that dies (kill -9) stops renewing, and another worker's stalled-job check, every
+ * STALLED_INTERVAL_MS, takes the drain over. So an actor resumes within about
+ * LOCK_DURATION_MS + STALLED_INTERVAL_MS (≈ 7 s) of its worker dying. Shorter values recover faster
+ * but let a worker whose event loop stalls that long be taken over while still running (fencing makes
+ * that safe, at the cost of redone work).
+ */
+export const LOCK_DURATION_MS = 5_000;
+export const STALLED_INTERVAL_MS = 2_000;
+/** A drain job may be recovered from stalls many times: each recovery resumes the same mailbox. */
+export const MAX_STALLED_COUNT = 1_000;
+/** How often each worker announces itself (for /readyz) and looks for mailboxes with no drain job. */
+export const HEARTBEAT_MS = 5_000;
+/** A worker not heard from for this long no longer counts as live. */
+export const WORKER_TTL_MS = 15_000;
+export const DEFAULT_ACTOR_CONCURRENCY = 50;
+export const DEFAULT_SERVICE_CONCURRENCY = 8;

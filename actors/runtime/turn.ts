@@ -1,0 +1,79 @@
+/**
+ * One turn of a stateful actor, pure of Redis and Mongo: given the state and a message, run the
+ * kind's handler and say what must happen when it commits (new state, events to publish, messages to
+ * send). Bad input, a wrong owner, a passed deadline or a failing handler leave the state unchanged
+ * and answer with an `error` event.
+ */
+import { randomUUID } from 'node:crypto';
+import { envelope, type ActorRef, type Envelope } from '../../queues/envelope.js';
+import type { OutboxItem, StoredEvent } from '../../models/actor-record.js';
+import type { ActorKind, Logger, TurnContext } from './contract.js';
+
+export interface TurnOutcome {
+  state: unknown;
+  /** Final events for the reply stream (reply + done, or error). */
+  final: StoredEvent[];
+  /** Side effects to perform after commit, in order. */
+  effects: OutboxItem[];
+}
+
+export interface TurnInput {
+  kind: ActorKind<unknown>;
+  ref: ActorRef;
+  /** Current state; undefined before the actor's first turn. */
+  state: unknown;
+  ownerId: string | undefined;
+  env: Envelope;
+  emit: (event: string, data: unknown) => void;
+  signal: AbortSignal;
+  logger: Logger;
+  now?: number;
+}
+
+export class TurnAborted extends Error {}
+
+export const errorEvent = (code: string, message: string, details?: unknown): StoredEvent => ({ e: 'error', d: { code, message, details: details ?? null } });
+
+export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
+  const { kind, ref, env } = input;
+  const unchanged = (event: StoredEvent): TurnOutcome => ({ state: input.state, final: [event], effects: [] });
+  if (input.ownerId !== undefined && input.ownerId !== env.ownerId) {
+    return unchanged(errorEvent('not_found', `${ref.kind} ${ref.id} not found`));
+  }
+  if (env.deadline !== undefined && (input.now ?? Date.now()) > env.deadline) {
+    return unchanged(errorEvent('deadline_exceeded', 'the message waited past its deadline and was not applied'));
+  }
+  const schema = kind.messages[env.type];
+  if (!schema) return unchanged(errorEvent('bad_request', `unknown message type '${env.type}' for ${kind.kind}`, { valid: Object.keys(kind.messages) }));
+  const parsed = schema.safeParse(env.payload);
+  if (!parsed.success) return unchanged(errorEvent('bad_request', `invalid payload for ${kind.kind}.${env.type}`, parsed.error.issues));
+
+  let replyData: unknown = null;
+  const effects: OutboxItem[] = [];
+  const ctx: TurnContext = {
+    actor: ref,
+    ownerId: env.ownerId,
+    emit: input.emit,
+    reply: (data) => {
+      replyData = data;
+    },
+    send: (to, type, payload) => {
+      effects.push({ kind: 'send', envelope: envelope({ actor: to, ownerId: env.ownerId, type, payload, messageId: randomUUID() }) });
+    },
+    schedule: (delayMs, type, payload) => {
+      effects.push({ kind: 'schedule', delayMs, envelope: envelope({ actor: ref, ownerId: env.ownerId, type, payload }) });
+    },
+    signal: input.signal,
+    logger: input.logger,
+  };
+  const before = input.state === undefined ? kind.initialState(ref, env.ownerId) : input.state;
+  let state: unknown;
+  try {
+    state = await kind.handle(structuredClone(before), { messageId: env.messageId, type: env.type, payload: parsed.data, ownerId: env.ownerId, createdAt: env.createdAt }, ctx);
+  } catch (err) {
+    if (input.signal.aborted) throw new TurnAborted('worker shutting down');
+    input.logger.warn({ err, actor: ref, messageId: env.messageId }, 'turn failed; state unchanged');
+    return unchanged(errorEvent('turn_failed', err instanceof Error ? err.message : String(err)));
+  }
+  return { state, final: [{ e: 'reply', d: replyData }, { e: 'done', d: { messageId: env.messageId } }], effects };
+}

@@ -1,0 +1,187 @@
+/**
+ * Worker processes: a BullMQ worker per actor kind running drains, one per service kind running
+ * requests in parallel, and one delivering scheduled messages. Workers announce themselves for
+ * /readyz, re-request drains for mailboxes left without one, and shut down gracefully: no new jobs,
+ * in-flight turns finish or are handed back (their mailbox keeps the message; a new drain is queued).
+ */
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { Queue, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Connection } from 'mongoose';
+import { ActorRef, Envelope } from '../../queues/envelope.js';
+import { keys, PREFIX, queues } from '../../queues/keys.js';
+import { Mailboxes } from '../../queues/mailbox.js';
+import { publish } from '../../queues/reply-stream.js';
+import { actorRecords } from '../../models/actor-record.js';
+import type { ActorKind, AnyKind, Logger, ServiceKind } from './contract.js';
+import { Batches } from './batches.js';
+import { drainActor } from './drain.js';
+import { Effects } from './effects.js';
+import { errorEvent } from './turn.js';
+import * as settings from './settings.js';
+
+export interface WorkerOptions {
+  redisUrl: string;
+  mongo: Connection;
+  kinds: AnyKind[];
+  logger: Logger;
+  /** Concurrent drains per actor kind in this process. */
+  actorConcurrency?: number;
+}
+
+export interface RunningWorkers {
+  id: string;
+  kinds: string[];
+  close(): Promise<void>;
+}
+
+const bullConnection = (url: string) => new Redis(url, { maxRetriesPerRequest: null });
+
+export async function startWorkers(options: WorkerOptions): Promise<RunningWorkers> {
+  const { logger, kinds } = options;
+  const id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 3 });
+  const queueConnection = bullConnection(options.redisUrl);
+  const mailboxes = new Mailboxes(redis, queueConnection);
+  const scheduleQueue = new Queue(queues.schedule, { connection: queueConnection });
+  const batches = new Batches(options.mongo, redis);
+  const actors = actorRecords(options.mongo);
+  const shutdown = new AbortController();
+  const workers: Worker[] = [];
+  const connections: Redis[] = [redis, queueConnection];
+
+  const workerOptions = () => {
+    const connection = bullConnection(options.redisUrl);
+    connections.push(connection);
+    return {
+      connection,
+      lockDuration: settings.LOCK_DURATION_MS,
+      stalledInterval: settings.STALLED_INTERVAL_MS,
+      maxStalledCount: settings.MAX_STALLED_COUNT,
+    };
+  };
+
+  for (const kind of kinds) {
+    if (kind.stateful) {
+      const actorKind = kind as ActorKind<unknown>;
+      const worker = new Worker(
+        queues.actor(kind.kind),
+        async (job: Job) => {
+          const ref = ActorRef.parse(job.data);
+          const effects = new Effects(redis, mailboxes, scheduleQueue, batches);
+          const result = await drainActor(actorKind, ref, { redis, actors, effects, logger, signal: shutdown.signal });
+          // Handed back on shutdown: the mailbox still holds the rest, another worker drains it.
+          if (result === 'interrupted') await mailboxes.requestDrain(ref);
+          return result;
+        },
+        { ...workerOptions(), concurrency: options.actorConcurrency ?? settings.DEFAULT_ACTOR_CONCURRENCY },
+      );
+      workers.push(worker);
+    } else {
+      const service = kind as ServiceKind;
+      const effects = new Effects(redis, mailboxes, scheduleQueue, batches);
+      const worker = new Worker(queues.service(kind.kind), (job: Job) => runService(service, job, effects, redis, logger, shutdown.signal), {
+        ...workerOptions(),
+        concurrency: service.concurrency ?? settings.DEFAULT_SERVICE_CONCURRENCY,
+      });
+      workers.push(worker);
+    }
+  }
+  workers.push(
+    new Worker(queues.schedule, async (job: Job) => mailboxes.post(Envelope.parse(job.data)), { ...workerOptions(), concurrency: 10 }),
+  );
+  for (const w of workers) w.on('error', (err) => logger.error({ err, queue: w.name }, 'worker error'));
+
+  const heartbeat = async () => {
+    const now = Date.now();
+    await Promise.all(kinds.map((k) => redis.hset(keys.workers(k.kind), id, String(now))));
+    await recoverOrphanMailboxes(redis, mailboxes, kinds);
+  };
+  await heartbeat();
+  const timer = setInterval(() => heartbeat().catch((err) => logger.warn({ err }, 'worker heartbeat failed')), settings.HEARTBEAT_MS);
+  timer.unref();
+  logger.info({ workerId: id, kinds: kinds.map((k) => k.kind) }, 'workers started');
+
+  let closing: Promise<void> | undefined;
+  return {
+    id,
+    kinds: kinds.map((k) => k.kind),
+    close() {
+      closing ??= (async () => {
+        clearInterval(timer);
+        shutdown.abort();
+        await Promise.all(workers.map((w) => w.close()));
+        await Promise.all(kinds.map((k) => redis.hdel(keys.workers(k.kind), id))).catch(() => undefined);
+        await scheduleQueue.close();
+        await mailboxes.close();
+        await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
+        logger.info({ workerId: id }, 'workers stopped');
+      })();
+      return closing;
+    },
+  };
+}
+
+async function runService(kind: ServiceKind, job: Job, effects: Effects, redis: Redis, logger: Logger, signal: AbortSignal) {
+  const parsed = Envelope.safeParse(job.data);
+  if (!parsed.success) {
+    logger.warn({ jobId: job.id, issues: parsed.error.issues }, 'malformed service request dropped');
+    return;
+  }
+  const env = parsed.data;
+  const stream = env.replyStream;
+  const send = async (events: Array<{ e: string; d: unknown }>) => {
+    if (stream) for (const ev of events) await publish(redis, stream, ev.e, ev.d);
+  };
+  const schema = kind.messages[env.type];
+  const payload = schema?.safeParse(env.payload);
+  let final: Array<{ e: string; d: unknown }>;
+  if (env.deadline !== undefined && Date.now() > env.deadline) {
+    final = [errorEvent('deadline_exceeded', 'the request waited past its deadline')];
+  } else if (!schema || !payload?.success) {
+    final = [errorEvent('bad_request', schema ? `invalid payload for ${kind.kind}.${env.type}` : `unknown message type '${env.type}'`, payload?.error?.issues)];
+  } else {
+    try {
+      const data = await kind.handle(
+        { messageId: env.messageId, type: env.type, payload: payload.data, ownerId: env.ownerId, createdAt: env.createdAt },
+        { emit: (event, data) => stream && effects.emit(stream, event, data), signal, logger },
+      );
+      await effects.flushEmits();
+      final = [{ e: 'reply', d: data ?? null }, { e: 'done', d: { messageId: env.messageId } }];
+    } catch (err) {
+      if (signal.aborted) throw err;
+      final = [errorEvent('request_failed', err instanceof Error ? err.message : String(err))];
+    }
+  }
+  await send(final);
+  const after = [];
+  if (env.lease) after.push({ kind: 'release' as const, lease: env.lease });
+  if (env.batchId) after.push({ kind: 'batch' as const, batchId: env.batchId, messageId: env.messageId, ok: final[0].e !== 'error' });
+  await effects.perform(after);
+}
+
+/** A post that died between appending to the mailbox and adding the drain job leaves an orphan; drain it. */
+async function recoverOrphanMailboxes(redis: Redis, mailboxes: Mailboxes, kinds: AnyKind[]) {
+  for (const kind of kinds) {
+    if (!kind.stateful) continue;
+    let cursor = '0';
+    do {
+      const [next, found] = await redis.scan(cursor, 'MATCH', `${PREFIX}:mailbox:${kind.kind}:*`, 'COUNT', 500);
+      cursor = next;
+      for (const key of found) {
+        if ((await redis.xlen(key)) === 0) continue;
+        const id = key.slice(`${PREFIX}:mailbox:${kind.kind}:`.length);
+        await mailboxes.requestDrain({ kind: kind.kind, id });
+      }
+    } while (cursor !== '0');
+  }
+}
+
+/** Worker ids per kind seen within WORKER_TTL_MS (for /readyz). */
+export async function liveWorkers(redis: Redis, kind: string, now = Date.now()): Promise<string[]> {
+  const all = await redis.hgetall(keys.workers(kind));
+  return Object.entries(all)
+    .filter(([, seen]) => now - Number(seen) < settings.WORKER_TTL_MS)
+    .map(([id]) => id);
+}

@@ -1,0 +1,46 @@
+/** Batch jobs: many messages enqueued together, with progress counted once per message. */
+import { Schema, type Connection, type Model } from 'mongoose';
+
+export interface BatchRecord {
+  _id: string;
+  ownerId: string;
+  kind: string;
+  total: number;
+  done: number;
+  failed: number;
+  createdAt: Date;
+  finishedAt?: Date;
+}
+
+export interface BatchItemRecord {
+  batchId: string;
+  messageId: string;
+  ok: boolean;
+}
+
+const batchSchema = new Schema<BatchRecord>(
+  {
+    _id: { type: String, required: true },
+    ownerId: { type: String, required: true, index: true },
+    kind: { type: String, required: true },
+    total: { type: Number, required: true },
+    done: { type: Number, required: true, default: 0 },
+    failed: { type: Number, required: true, default: 0 },
+    createdAt: { type: Date, required: true },
+    finishedAt: { type: Date },
+  },
+  { collection: 'batches', versionKey: false },
+);
+
+const itemSchema = new Schema<BatchItemRecord>(
+  { batchId: { type: String, required: true }, messageId: { type: String, required: true }, ok: { type: Boolean, required: true } },
+  { collection: 'batch_items', versionKey: false },
+);
+itemSchema.index({ batchId: 1, messageId: 1 }, { unique: true });
+
+export function batchModels(connection: Connection): { batches: Model<BatchRecord>; items: Model<BatchItemRecord> } {
+  return {
+    batches: (connection.models.Batch as Model<BatchRecord> | undefined) ?? connection.model<BatchRecord>('Batch', batchSchema),
+    items: (connection.models.BatchItem as Model<BatchItemRecord> | undefined) ?? connection.model<BatchItemRecord>('BatchItem', itemSchema),
+  };
+}
