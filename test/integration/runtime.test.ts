@@ -1,0 +1,148 @@
+import { expect } from 'chai';
+import mongoose from 'mongoose';
+import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
+import { ActorClient } from '../../actors/runtime/client.js';
+import { startWorkers, type RunningWorkers } from '../../actors/runtime/workers.js';
+import { testKinds, type CounterState } from '../support/test-kinds.js';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const silent = { info() {}, warn() {}, error() {}, debug() {} };
+
+describe('actor runtime (in-process worker, real Redis, embedded Mongo)', function () {
+  let mongo: EmbeddedMongo;
+  let conn: mongoose.Connection;
+  let client: ActorClient;
+  let workers: RunningWorkers;
+  const run = `t${Date.now()}`;
+
+  before(async function () {
+    mongo = await startEmbeddedMongo({ port: 0 });
+    conn = await mongoose.createConnection(mongo.uri, { dbName: 'runtime_test' }).asPromise();
+    client = new ActorClient(REDIS_URL, conn, testKinds);
+    workers = await startWorkers({ redisUrl: REDIS_URL, mongo: conn, kinds: testKinds, logger: silent });
+  });
+
+  after(async function () {
+    await workers.close();
+    await client.close();
+    await conn.close();
+    await mongo.stop();
+  });
+
+  const events = async (stream: string) => (await client.reply(stream, { idleTimeoutMs: 20_000 })).map((e) => [e.event, e.data]);
+
+  it('applies a message and streams reply then done', async function () {
+    const sent = await client.send({ actor: { kind: 'counter', id: `${run}-a` }, ownerId: 'u1', type: 'add', payload: { n: 2 } });
+    expect(await events(sent.replyStream)).to.deep.equal([
+      ['reply', { count: 2 }],
+      ['done', { messageId: sent.messageId }],
+    ]);
+  });
+
+  it('keeps per-actor order and one turn at a time under concurrency', async function () {
+    const ids = Array.from({ length: 5 }, (_, i) => `${run}-order-${i}`);
+    // Each sender posts its actor's messages one after another (that is the arrival order); actors run in parallel.
+    const sent = (
+      await Promise.all(
+        ids.map(async (id) => {
+          const mine = [];
+          for (let seq = 0; seq < 40; seq++) mine.push(await client.send({ actor: { kind: 'counter', id }, ownerId: 'u1', type: 'add', payload: { n: 1, seq } }));
+          return mine;
+        }),
+      )
+    ).flat();
+    await Promise.all(sent.map((s) => events(s.replyStream)));
+    for (const id of ids) {
+      const state = (await client.state({ kind: 'counter', id }, 'u1')) as CounterState;
+      expect(state.count).to.equal(40);
+      expect(state.seen).to.deep.equal([...Array(40).keys()]);
+      expect(state.maxConcurrent).to.equal(1);
+    }
+  });
+
+  it('answers a duplicate idempotency key with the first reply, applying once', async function () {
+    const actor = { kind: 'counter', id: `${run}-idem` };
+    const a = await client.send({ actor, ownerId: 'u1', type: 'add', payload: { n: 5 }, idempotencyKey: `${run}-k1` });
+    const b = await client.send({ actor, ownerId: 'u1', type: 'add', payload: { n: 5 }, idempotencyKey: `${run}-k1` });
+    expect(b.duplicate).to.equal(true);
+    expect(b.messageId).to.equal(a.messageId);
+    expect(await events(b.replyStream)).to.deep.include(['reply', { count: 5 }]);
+    expect(((await client.state(actor, 'u1')) as CounterState).count).to.equal(5);
+  });
+
+  it('streams partial events before the reply, and turns a failing handler into an error with state unchanged', async function () {
+    const actor = { kind: 'counter', id: `${run}-echo` };
+    const echo = await client.send({ actor, ownerId: 'u1', type: 'echo', payload: { text: 'a b c' } });
+    expect(await events(echo.replyStream)).to.deep.equal([
+      ['token', { text: 'a' }],
+      ['token', { text: 'b' }],
+      ['token', { text: 'c' }],
+      ['reply', { text: 'a b c' }],
+      ['done', { messageId: echo.messageId }],
+    ]);
+    const fail = await client.send({ actor, ownerId: 'u1', type: 'fail', payload: { reason: 'boom' } });
+    const [[event, data]] = await events(fail.replyStream);
+    expect(event).to.equal('error');
+    expect(data).to.deep.include({ code: 'turn_failed', message: 'boom' });
+  });
+
+  it('hides an actor from another user and rejects bad payloads before enqueueing', async function () {
+    const actor = { kind: 'counter', id: `${run}-mine` };
+    const s = await client.send({ actor, ownerId: 'u1', type: 'add', payload: { n: 1 } });
+    await events(s.replyStream);
+    let error: unknown;
+    try {
+      await client.send({ actor, ownerId: 'u2', type: 'add', payload: { n: 1 } });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).to.have.property('code', 'not_found');
+    try {
+      await client.send({ actor, ownerId: 'u1', type: 'add', payload: { n: 'x' } });
+      expect.fail('accepted a bad payload');
+    } catch (e) {
+      expect(e).to.have.property('code', 'bad_request');
+    }
+  });
+
+  it('delivers ctx.send after commit and ctx.schedule later', async function () {
+    const from = { kind: 'counter', id: `${run}-from` };
+    const to = { kind: 'counter', id: `${run}-to` };
+    const f = await client.send({ actor: from, ownerId: 'u1', type: 'forward', payload: { to: to.id, n: 7 } });
+    await events(f.replyStream);
+    const l = await client.send({ actor: to, ownerId: 'u1', type: 'later', payload: { delayMs: 200, n: 3 } });
+    await events(l.replyStream);
+    const deadline = Date.now() + 10_000;
+    let count = 0;
+    while (Date.now() < deadline) {
+      count = ((await client.state(to, 'u1').catch(() => ({ count: 0 }))) as CounterState).count;
+      if (count === 10) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(count).to.equal(10);
+  });
+
+  it('runs stateless services and batches with progress', async function () {
+    const s = await client.send({ actor: { kind: 'shout', id: 'any' }, ownerId: 'u1', type: 'shout', payload: { text: 'hi' } });
+    expect(await events(s.replyStream)).to.deep.equal([
+      ['progress', { step: 1 }],
+      ['reply', { text: 'HI' }],
+      ['done', { messageId: s.messageId }],
+    ]);
+    const batchId = await client.sendBatch(
+      'u1',
+      'counter',
+      Array.from({ length: 10 }, (_, i) => ({ actor: { kind: 'counter', id: `${run}-batch-${i % 3}` }, type: 'add', payload: { n: 1 } })),
+    );
+    const { follow } = await import('../../queues/reply-stream.js');
+    const { keys } = await import('../../queues/keys.js');
+    const { Redis } = await import('ioredis');
+    const r = new Redis(REDIS_URL);
+    const seen = [];
+    for await (const e of follow(r, keys.batchEvents(batchId), { idleTimeoutMs: 20_000 })) seen.push(e);
+    r.disconnect();
+    expect(seen[seen.length - 1].event).to.equal('done');
+    expect(await client.batch(batchId, 'u1')).to.deep.include({ total: 10, done: 10, failed: 0, finished: true });
+    expect(await client.batch(batchId, 'u2')).to.equal(undefined);
+  });
+});
