@@ -23,7 +23,10 @@ export interface DrainDeps {
   actors: Model<ActorRecord>;
   effects: Effects;
   logger: Logger;
+  /** Aborts a running turn (shutdown grace period over). */
   signal: AbortSignal;
+  /** Set when the worker is stopping: finish the current turn, start no other. */
+  stopping?: AbortSignal;
   /** Messages read from the mailbox per round trip. */
   batchSize?: number;
 }
@@ -64,12 +67,13 @@ export async function drainActor(kind: ActorKind<unknown>, ref: ActorRef, deps: 
   if (appliedSeq !== '0-0') await redis.xtrim(mailbox, 'MINID', appliedSeq);
 
   let outboxDirty = false;
+  const stop = () => deps.signal.aborted || deps.stopping?.aborted === true;
   for (;;) {
-    if (deps.signal.aborted) return 'interrupted';
+    if (stop()) return 'interrupted';
     const entries = (await redis.xrange(mailbox, `(${appliedSeq}`, '+', 'COUNT', deps.batchSize ?? 50)) as Array<[string, string[]]>;
     if (entries.length === 0) break;
     for (const [entryId, fields] of entries) {
-      if (deps.signal.aborted) return 'interrupted';
+      if (stop()) return 'interrupted';
       const raw = fields[fields.indexOf('env') + 1];
       const parsed = Envelope.safeParse(safeJson(raw));
       let next = state;

@@ -16,3 +16,5 @@ export const HEARTBEAT_MS = 5_000;
 export const WORKER_TTL_MS = 15_000;
 export const DEFAULT_ACTOR_CONCURRENCY = 50;
 export const DEFAULT_SERVICE_CONCURRENCY = 8;
+/** On shutdown, in-flight turns get this long to finish before their AbortSignal fires. */
+export const SHUTDOWN_GRACE_MS = 10_000;

@@ -47,6 +47,8 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   const scheduleQueue = new Queue(queues.schedule, { connection: queueConnection });
   const batches = new Batches(options.mongo, redis);
   const actors = actorRecords(options.mongo);
+  // Stopping: no new turns. Abort: in-flight turns are told to stop (after the grace period).
+  const stopping = new AbortController();
   const shutdown = new AbortController();
   const workers: Worker[] = [];
   const connections: Redis[] = [redis, queueConnection];
@@ -70,7 +72,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
         async (job: Job) => {
           const ref = ActorRef.parse(job.data);
           const effects = new Effects(redis, mailboxes, scheduleQueue, batches);
-          const result = await drainActor(actorKind, ref, { redis, actors, effects, logger, signal: shutdown.signal });
+          const result = await drainActor(actorKind, ref, { redis, actors, effects, logger, signal: shutdown.signal, stopping: stopping.signal });
           // Handed back on shutdown: the mailbox still holds the rest, another worker drains it.
           if (result === 'interrupted') await mailboxes.requestDrain(ref);
           return result;
@@ -110,8 +112,10 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     close() {
       closing ??= (async () => {
         clearInterval(timer);
-        shutdown.abort();
+        stopping.abort();
+        const grace = setTimeout(() => shutdown.abort(), settings.SHUTDOWN_GRACE_MS);
         await Promise.all(workers.map((w) => w.close()));
+        clearTimeout(grace);
         await Promise.all(kinds.map((k) => redis.hdel(keys.workers(k.kind), id))).catch(() => undefined);
         await scheduleQueue.close();
         await mailboxes.close();

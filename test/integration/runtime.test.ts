@@ -4,6 +4,7 @@ import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/in
 import { ActorClient } from '../../actors/runtime/client.js';
 import { startWorkers, type RunningWorkers } from '../../actors/runtime/workers.js';
 import { testKinds, type CounterState } from '../support/test-kinds.js';
+import { pollUntil } from '../support/async.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silent = { info() {}, warn() {}, error() {}, debug() {} };
@@ -112,13 +113,10 @@ describe('actor runtime (in-process worker, real Redis, embedded Mongo)', functi
     await events(f.replyStream);
     const l = await client.send({ actor: to, ownerId: 'u1', type: 'later', payload: { delayMs: 200, n: 3 } });
     await events(l.replyStream);
-    const deadline = Date.now() + 10_000;
-    let count = 0;
-    while (Date.now() < deadline) {
-      count = ((await client.state(to, 'u1').catch(() => ({ count: 0 }))) as CounterState).count;
-      if (count === 10) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const count = await pollUntil(async () => {
+      const c = ((await client.state(to, 'u1')) as CounterState).count;
+      return c === 10 ? c : undefined;
+    }, { timeoutMs: 10_000, what: 'the forwarded and the scheduled message to be applied' });
     expect(count).to.equal(10);
   });
 

@@ -37,7 +37,10 @@ export const counterKind: ActorKind<CounterState> = {
       const p = message.payload as Record<string, unknown>;
       switch (message.type) {
         case 'add': {
-          if (p.sleepMs) await delay(p.sleepMs as number, undefined, { signal: ctx.signal });
+          if (p.sleepMs) {
+            ctx.emit('started', { seq: p.seq ?? null });
+            await delay(p.sleepMs as number, undefined, { signal: ctx.signal });
+          }
           state.count += p.n as number;
           if (typeof p.seq === 'number') state.seen.push(p.seq);
           state.maxConcurrent = Math.max(state.maxConcurrent, now);

@@ -1,0 +1,38 @@
+import { connectMongo } from '../models/connection.js';
+import { startWorkers } from '../actors/runtime/workers.js';
+import type { AnyKind } from '../actors/runtime/contract.js';
+import { MongoUnavailableError } from '../models/mongo-unavailable-error.js';
+import type { Config } from './config.js';
+import { createLogger } from './logger.js';
+import { ShutdownSequence } from './shutdown-sequence.js';
+import { onShutdownSignal } from './shutdown-signal.js';
+
+export const LOCAL_REDIS_URL = 'redis://127.0.0.1:6379';
+
+/**
+ * `troupe worker`: BullMQ workers for the given kinds, until SIGINT/SIGTERM. A worker process shares
+ * Redis and MongoDB with the gateways, so it needs MONGODB_URI (an embedded server of its own would
+ * hold different data).
+ */
+export async function runWorker(config: Config, kinds: AnyKind[]): Promise<number> {
+  const logger = createLogger(config.log);
+  if (!config.mongo.uri) {
+    throw new MongoUnavailableError(
+      'troupe worker needs MONGODB_URI: workers and gateways must share one database (run `troupe mongo --dbpath DIR` and point every process at it, or use `troupe start` for everything in one process)',
+    );
+  }
+  const shutdown = new ShutdownSequence();
+  const signalled = onShutdownSignal(logger);
+  const mongo = await connectMongo({ uri: config.mongo.uri, dbName: config.mongo.dbName, embedded: config.mongo.embedded, logger: logger.child({ component: 'mongo' }) });
+  shutdown.add('mongo', () => mongo.stop());
+  try {
+    const workers = await startWorkers({ redisUrl: config.redis.url ?? LOCAL_REDIS_URL, mongo: mongo.connection, kinds, logger: logger.child({ component: 'worker' }) });
+    shutdown.add('workers', () => workers.close());
+  } catch (error) {
+    await shutdown.run(logger);
+    throw error;
+  }
+  const signal = await signalled.received;
+  logger.info({ signal }, 'shutting down: finishing in-flight turns');
+  return (await shutdown.run(logger)) ? 0 : 1;
+}

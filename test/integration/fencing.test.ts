@@ -1,0 +1,81 @@
+/**
+ * Fencing: two drains of one actor running at once (what BullMQ can do after a stall) never apply a
+ * message twice; the older one is discarded at its first commit.
+ */
+import { expect } from 'chai';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import mongoose from 'mongoose';
+import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
+import { actorRecords } from '../../models/actor-record.js';
+import { Mailboxes } from '../../queues/mailbox.js';
+import { envelope } from '../../queues/envelope.js';
+import { keys, queues } from '../../queues/keys.js';
+import { drainActor } from '../../actors/runtime/drain.js';
+import { Effects } from '../../actors/runtime/effects.js';
+import { Batches } from '../../actors/runtime/batches.js';
+import { counterKind, type CounterState } from '../support/test-kinds.js';
+import type { ActorKind } from '../../actors/runtime/contract.js';
+import { pollUntil } from '../support/async.js';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const silent = { info() {}, warn() {}, error() {}, debug() {} };
+
+describe('fencing of concurrent drains', function () {
+  let mongo: EmbeddedMongo;
+  let conn: mongoose.Connection;
+  let redis: Redis;
+  let queueConnection: Redis;
+  let mailboxes: Mailboxes;
+  let schedule: Queue;
+  const ref = { kind: 'counter', id: `fence-${Date.now()}` };
+
+  before(async function () {
+    mongo = await startEmbeddedMongo({ port: 0 });
+    conn = await mongoose.createConnection(mongo.uri, { dbName: 'fencing' }).asPromise();
+    redis = new Redis(REDIS_URL);
+    queueConnection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+    mailboxes = new Mailboxes(redis, queueConnection);
+    schedule = new Queue(queues.schedule, { connection: queueConnection });
+  });
+
+  after(async function () {
+    await redis.del(keys.mailbox(ref));
+    await mailboxes.drainQueue('counter').obliterate({ force: true }).catch(() => undefined);
+    await schedule.close();
+    await mailboxes.close();
+    redis.disconnect();
+    queueConnection.disconnect();
+    await conn.close();
+    await mongo.stop();
+  });
+
+  it('a zombie drain that started first loses at its commit; each message is applied once', async function () {
+    const deps = () => ({
+      redis,
+      actors: actorRecords(conn),
+      effects: new Effects(redis, mailboxes, schedule, new Batches(conn, redis)),
+      logger: silent,
+      signal: new AbortController().signal,
+    });
+    for (let seq = 0; seq < 3; seq++) {
+      await redis.xadd(keys.mailbox(ref), '*', 'env', JSON.stringify(envelope({ actor: ref, ownerId: 'u1', type: 'add', payload: { n: 1, seq, sleepMs: seq === 0 ? 300 : 0 } })));
+    }
+    // The zombie starts first and is slow on its first turn; the newer drain (higher epoch) overtakes it.
+    const kind = counterKind as ActorKind<unknown>;
+    const zombie = drainActor(kind, ref, deps());
+    await pollUntil(async () => ((await actorRecords(conn).findOne({ _id: `${ref.kind}:${ref.id}` }).lean())?.epoch ?? 0) >= 1, {
+      timeoutMs: 10_000,
+      intervalMs: 5,
+      what: 'the first drain to take its epoch',
+    });
+    const current = drainActor(kind, ref, deps());
+    const [zombieResult, currentResult] = await Promise.all([zombie, current]);
+    expect(zombieResult).to.equal('fenced');
+    expect(currentResult).to.equal('drained');
+    const record = await actorRecords(conn).findOne({ _id: `${ref.kind}:${ref.id}` }).lean();
+    const state = record!.state as CounterState;
+    expect(state.count).to.equal(3);
+    expect(state.seen).to.deep.equal([0, 1, 2]);
+  });
+});
