@@ -3,8 +3,9 @@
  * adding a kind means adding its folder under actors/ and listing it here.
  */
 import type { AnyKind } from './runtime/contract.js';
+import { echoKind } from './echo/kind.js';
 
-export const kinds: AnyKind[] = [];
+export const kinds: AnyKind[] = [echoKind];
 
 /** The kinds named in `--kinds a,b` (all when absent); unknown names are an error that lists the valid ones. */
 export function selectKinds(all: AnyKind[], names?: string[]): AnyKind[] {

@@ -25,7 +25,7 @@ export async function publish(redis: Redis, stream: string, event: string, data:
   return id;
 }
 
-function toEvents(entries: Array<[string, string[]]>): ReplyEvent[] {
+export function toEvents(entries: Array<[string, string[]]>): ReplyEvent[] {
   return entries.map(([id, fields]) => {
     const f: Record<string, string> = {};
     for (let i = 0; i < fields.length; i += 2) f[fields[i]] = fields[i + 1];

@@ -10,7 +10,8 @@ import type { Connection, Model } from 'mongoose';
 import { envelope, refKey, type ActorRef, type Lease } from '../../queues/envelope.js';
 import { keys, queues } from '../../queues/keys.js';
 import { Mailboxes } from '../../queues/mailbox.js';
-import { follow, readAll, REPLY_STREAM_TTL_SECONDS, type ReplyEvent } from '../../queues/reply-stream.js';
+import { readAll, REPLY_STREAM_TTL_SECONDS, type ReplyEvent } from '../../queues/reply-stream.js';
+import { ReplyReader } from '../../queues/reply-reader.js';
 import { actorRecords, type ActorRecord } from '../../models/actor-record.js';
 import type { AnyKind } from './contract.js';
 import { Batches, type BatchProgress } from './batches.js';
@@ -58,9 +59,10 @@ export class ActorClient {
   private readonly serviceQueues = new Map<string, Queue>();
   private readonly actors: Model<ActorRecord>;
   readonly batches: Batches;
+  private readonly reader: ReplyReader;
 
   constructor(
-    private readonly redisUrl: string,
+    redisUrl: string,
     mongo: Connection,
     kinds: AnyKind[],
   ) {
@@ -70,6 +72,7 @@ export class ActorClient {
     this.mailboxes = new Mailboxes(this.redis, this.queueConnection);
     this.actors = actorRecords(mongo);
     this.batches = new Batches(mongo, this.redis);
+    this.reader = new ReplyReader(redisUrl);
   }
 
   kinds(): AnyKind[] {
@@ -166,17 +169,9 @@ export class ActorClient {
     return this.batches.get(batchId, ownerId);
   }
 
-  /**
-   * Follows a reply stream from after `lastEventId`; ends after a terminal event. Each follower gets
-   * its own Redis connection because it blocks on XREAD.
-   */
-  async *replies(stream: string, options: { lastEventId?: string; signal?: AbortSignal; idleTimeoutMs?: number } = {}): AsyncGenerator<ReplyEvent> {
-    const reader = new Redis(this.redisUrl, { maxRetriesPerRequest: 3 });
-    try {
-      yield* follow(reader, stream, { lastId: options.lastEventId, signal: options.signal, idleTimeoutMs: options.idleTimeoutMs });
-    } finally {
-      reader.disconnect();
-    }
+  /** Follows a reply stream from after `lastEventId`; ends after a terminal event (one shared reader per process). */
+  replies(stream: string, options: { lastEventId?: string; signal?: AbortSignal; idleTimeoutMs?: number } = {}): AsyncGenerator<ReplyEvent> {
+    return this.reader.follow(stream, { lastId: options.lastEventId, signal: options.signal, idleTimeoutMs: options.idleTimeoutMs });
   }
 
   /** Waits for the whole answer (for JSON responses and MCP tools without streaming). */
@@ -203,6 +198,7 @@ export class ActorClient {
   async close() {
     await Promise.all([...this.serviceQueues.values()].map((q) => q.close()));
     await this.mailboxes.close();
+    await this.reader.close();
     this.redis.disconnect();
     this.queueConnection.disconnect();
   }

@@ -1,0 +1,229 @@
+/**
+ * HTTP routes for every actor kind, mounted generically from the runtime's contracts:
+ *
+ *   POST /actors/:kind/:id/messages   a message to a stateful actor   (SSE with Accept: text/event-stream, else JSON)
+ *   GET  /actors/:kind/:id            the actor's committed state
+ *   POST /services/:kind/messages     a request to a stateless service kind
+ *   GET  /replies/:messageId          a reply stream as SSE (Last-Event-ID resumes)
+ *   POST /batches                     many messages as one batch job
+ *   GET  /batches/:id                 batch progress;  GET /batches/:id/events  progress as SSE
+ *
+ * The gateway only translates: validate, check limits, post, then stream the reply stream back.
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { ActorId, ActorKindName, type ActorRef } from '../queues/envelope.js';
+import { keys } from '../queues/keys.js';
+import { RuntimeError, type ActorClient } from '../actors/runtime/client.js';
+import type { AnyKind } from '../actors/runtime/contract.js';
+import type { ReplyEvent } from '../queues/reply-stream.js';
+import { ApiError } from './error-response.js';
+import type { UserLimits } from './limits.js';
+import { streamEvents } from './sse.js';
+import type { GatewayState } from './state.js';
+
+export interface ActorRoutesDeps {
+  client: ActorClient;
+  limits: UserLimits;
+  /** Called with each finished request's latency (for the turn-latency metric). */
+  observeTurn?: (kind: string, seconds: number, outcome: 'reply' | 'error') => void;
+  /** How long a JSON request waits for its reply before answering 504 (the message still runs). */
+  replyTimeoutMs?: number;
+}
+
+const SendBody = z
+  .object({
+    type: z.string().min(1).max(100),
+    payload: z.unknown().default({}),
+    timeoutMs: z.number().int().positive().max(24 * 60 * 60 * 1000).optional(),
+  })
+  .strict();
+
+const BatchBody = z
+  .object({
+    kind: ActorKindName,
+    messages: z
+      .array(z.object({ id: ActorId.optional(), type: z.string().min(1).max(100), payload: z.unknown().default({}) }).strict())
+      .min(1)
+      .max(10_000),
+  })
+  .strict();
+
+const IdempotencyKey = z.string().min(1).max(200).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces');
+const MessageId = z.string().uuid();
+
+/** HTTP status for a terminal `error` event when the caller asked for JSON. */
+const ERROR_STATUS: Record<string, number> = { bad_request: 400, not_found: 404, deadline_exceeded: 504, turn_failed: 422, request_failed: 422 };
+
+function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ApiError(400, 'bad_request', `invalid ${what}`, { issues: result.error.issues });
+  return result.data;
+}
+
+function runtimeError(e: unknown): never {
+  if (e instanceof RuntimeError) {
+    const status = e.code === 'not_found' ? 404 : e.code === 'conflict' ? 409 : 400;
+    throw new ApiError(status, e.code, e.message, e.details === undefined ? {} : { issues: e.details });
+  }
+  throw e;
+}
+
+const wantsStream = (ctx: Context) => (ctx.get('accept') ?? '').includes('text/event-stream');
+
+/** Aborts when the HTTP client goes away, so readers stop. */
+function disconnectSignal(ctx: Context): AbortSignal {
+  const controller = new AbortController();
+  ctx.req.once('close', () => controller.abort());
+  return controller.signal;
+}
+
+export function createActorRouter(deps: ActorRoutesDeps): Router<GatewayState> {
+  const { client, limits } = deps;
+  const router = new Router<GatewayState>();
+
+  const userOf = (ctx: Context & { state: GatewayState }) => {
+    const user = ctx.state.user;
+    if (!user) throw new ApiError(401, 'unauthorized', 'an API key is required');
+    return user;
+  };
+
+  const kindOf = (name: string, stateful: boolean): AnyKind => {
+    const kind = client.kind(parse(ActorKindName, name, 'actor kind'));
+    if (!kind || kind.stateful !== stateful) {
+      throw new ApiError(404, 'not_found', `no ${stateful ? 'actor' : 'service'} kind '${name}'`, { kinds: client.kinds().filter((k) => k.stateful === stateful).map((k) => k.kind) });
+    }
+    return kind;
+  };
+
+  /** Validate, admit through the user's limits, post; the lease is released here if posting fails. */
+  async function post(ctx: Context & { state: GatewayState }, kind: AnyKind, actor: ActorRef) {
+    const user = userOf(ctx);
+    const body = parse(SendBody, ctx.request.body ?? {}, 'message body');
+    const idempotencyKey = ctx.get('idempotency-key') ? parse(IdempotencyKey, ctx.get('idempotency-key'), 'Idempotency-Key header') : undefined;
+    try {
+      client.validate({ actor, type: body.type, payload: body.payload });
+    } catch (e) {
+      runtimeError(e);
+    }
+    const { lease } = await limits.admit(user.id, kind);
+    const started = Date.now();
+    let sent;
+    try {
+      sent = await client.send({ actor, ownerId: user.id, type: body.type, payload: body.payload, idempotencyKey, timeoutMs: body.timeoutMs, lease });
+    } catch (e) {
+      if (lease) await limits.release(lease);
+      runtimeError(e);
+    }
+    if (sent.duplicate && lease) await limits.release(lease);
+    ctx.set('X-Message-Id', sent.messageId);
+    await answer(ctx, kind.kind, sent.replyStream, started);
+  }
+
+  async function answer(ctx: Context & { state: GatewayState }, kind: string, stream: string, started: number) {
+    const signal = disconnectSignal(ctx);
+    const observe = (events: ReplyEvent[]) => {
+      const last = events[events.length - 1];
+      if (last && deps.observeTurn) deps.observeTurn(kind, (Date.now() - started) / 1000, last.event === 'error' ? 'error' : 'reply');
+    };
+    if (wantsStream(ctx)) {
+      const seen: ReplyEvent[] = [];
+      async function* tap() {
+        for await (const e of client.replies(stream, { lastEventId: ctx.get('last-event-id') || undefined, signal })) {
+          seen.push(e);
+          yield e;
+        }
+        observe(seen);
+      }
+      await streamEvents(ctx, tap(), { signal });
+      return;
+    }
+    const events = await client.reply(stream, { signal, idleTimeoutMs: deps.replyTimeoutMs ?? 120_000 });
+    observe(events);
+    const last = events[events.length - 1];
+    const messageId = stream.slice(keys.replies('').length);
+    if (!last || (last.event !== 'done' && last.event !== 'error')) {
+      throw new ApiError(504, 'reply_timeout', 'no reply yet; follow it at the replies URL', { messageId, replies: `/replies/${messageId}` });
+    }
+    if (last.event === 'error') {
+      const data = last.data as { code?: string; message?: string; details?: unknown };
+      throw new ApiError(ERROR_STATUS[data.code ?? ''] ?? 422, data.code ?? 'turn_failed', data.message ?? 'the message failed', data.details ? { issues: data.details } : {});
+    }
+    ctx.body = {
+      messageId,
+      reply: events.find((e) => e.event === 'reply')?.data ?? null,
+      events: events.filter((e) => e.event !== 'reply' && e.event !== 'done').map((e) => ({ id: e.id, event: e.event, data: e.data })),
+    };
+  }
+
+  router.post('/actors/:kind/:id/messages', async (ctx) => {
+    const kind = kindOf(ctx.params.kind, true);
+    await post(ctx, kind, { kind: kind.kind, id: parse(ActorId, ctx.params.id, 'actor id') });
+  });
+
+  router.get('/actors/:kind/:id', async (ctx) => {
+    const user = userOf(ctx);
+    const kind = kindOf(ctx.params.kind, true);
+    const actor = { kind: kind.kind, id: parse(ActorId, ctx.params.id, 'actor id') };
+    try {
+      ctx.body = { kind: actor.kind, id: actor.id, state: (await client.state(actor, user.id)) ?? null };
+    } catch (e) {
+      runtimeError(e);
+    }
+  });
+
+  router.post('/services/:kind/messages', async (ctx) => {
+    const kind = kindOf(ctx.params.kind, false);
+    await post(ctx, kind, { kind: kind.kind, id: 'service' });
+  });
+
+  router.get('/replies/:messageId', async (ctx) => {
+    const user = userOf(ctx);
+    const messageId = parse(MessageId, ctx.params.messageId, 'message id');
+    if (!(await client.ownsReply(messageId, user.id))) throw new ApiError(404, 'not_found', `no reply stream ${messageId}`);
+    const lastEventId = ctx.get('last-event-id') || (typeof ctx.query.lastEventId === 'string' ? ctx.query.lastEventId : undefined);
+    const signal = disconnectSignal(ctx);
+    await streamEvents(ctx, client.replies(keys.replies(messageId), { lastEventId, signal }), { signal });
+  });
+
+  router.post('/batches', async (ctx) => {
+    const user = userOf(ctx);
+    const body = parse(BatchBody, ctx.request.body ?? {}, 'batch body');
+    const kind = client.kind(body.kind);
+    if (!kind) throw new ApiError(404, 'not_found', `no actor kind '${body.kind}'`);
+    if (kind.stateful && body.messages.some((m) => m.id === undefined)) {
+      throw new ApiError(400, 'bad_request', `every message to the stateful kind '${kind.kind}' needs an actor id`);
+    }
+    const messages = body.messages.map((m) => ({ actor: { kind: kind.kind, id: m.id ?? 'service' }, type: m.type, payload: m.payload }));
+    // A batch counts once against the rate limit; it holds no concurrency lease (it is bulk work).
+    const { lease } = await limits.admit(user.id, kind);
+    if (lease) await limits.release(lease);
+    let batchId: string;
+    try {
+      batchId = await client.sendBatch(user.id, kind.kind, messages);
+    } catch (e) {
+      runtimeError(e);
+    }
+    ctx.status = 202;
+    ctx.body = { batchId, total: messages.length, progress: `/batches/${batchId}`, events: `/batches/${batchId}/events` };
+  });
+
+  router.get('/batches/:id', async (ctx) => {
+    const user = userOf(ctx);
+    const progress = await client.batch(parse(z.string().uuid(), ctx.params.id, 'batch id'), user.id);
+    if (!progress) throw new ApiError(404, 'not_found', `no batch ${ctx.params.id}`);
+    ctx.body = progress;
+  });
+
+  router.get('/batches/:id/events', async (ctx) => {
+    const user = userOf(ctx);
+    const batchId = parse(z.string().uuid(), ctx.params.id, 'batch id');
+    const progress = await client.batch(batchId, user.id);
+    if (!progress) throw new ApiError(404, 'not_found', `no batch ${batchId}`);
+    const signal = disconnectSignal(ctx);
+    await streamEvents(ctx, client.replies(keys.batchEvents(batchId), { lastEventId: ctx.get('last-event-id') || undefined, signal }), { signal });
+  });
+
+  return router;
+}

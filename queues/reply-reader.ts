@@ -1,0 +1,134 @@
+/**
+ * One blocking reader per process for every reply stream its clients follow: a single XREAD over all
+ * followed streams, woken with CLIENT UNBLOCK when a new follower arrives, instead of a Redis
+ * connection per SSE client.
+ */
+import { Redis } from 'ioredis';
+import { TERMINAL_EVENTS, toEvents, type ReplyEvent } from './reply-stream.js';
+
+interface Follower {
+  stream: string;
+  lastId: string;
+  buffer: ReplyEvent[];
+  wake?: () => void;
+  ended: boolean;
+}
+
+const BLOCK_MS = 5_000;
+
+export class ReplyReader {
+  private readonly reader: Redis;
+  private readonly control: Redis;
+  private readerId?: number;
+  private readonly followers = new Map<string, Set<Follower>>();
+  private running = false;
+  /** Bumped on every new follower; the loop records the value its current XREAD was built from. */
+  private generation = 0;
+  private readingGeneration = -1;
+  private blocked = false;
+  private closed = false;
+
+  constructor(redisUrl: string) {
+    this.reader = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    this.control = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
+  }
+
+  async *follow(stream: string, options: { lastId?: string; signal?: AbortSignal; idleTimeoutMs?: number } = {}): AsyncGenerator<ReplyEvent> {
+    const f: Follower = { stream, lastId: options.lastId ?? '0', buffer: [], ended: false };
+    let set = this.followers.get(stream);
+    if (!set) this.followers.set(stream, (set = new Set()));
+    set.add(f);
+    this.generation += 1;
+    const onAbort = () => f.wake?.();
+    options.signal?.addEventListener('abort', onAbort);
+    void this.ensureLoop();
+    void this.interrupt();
+    let idleSince = Date.now();
+    try {
+      for (;;) {
+        if (options.signal?.aborted || this.closed) return;
+        const event = f.buffer.shift();
+        if (event) {
+          idleSince = Date.now();
+          yield event;
+          if (TERMINAL_EVENTS.has(event.event)) return;
+          continue;
+        }
+        const remaining = options.idleTimeoutMs === undefined ? undefined : options.idleTimeoutMs - (Date.now() - idleSince);
+        if (remaining !== undefined && remaining <= 0) return;
+        await new Promise<void>((resolve) => {
+          f.wake = resolve;
+          if (remaining !== undefined) setTimeout(resolve, remaining).unref();
+        });
+        f.wake = undefined;
+      }
+    } finally {
+      f.ended = true;
+      set.delete(f);
+      if (set.size === 0 && this.followers.get(stream) === set) this.followers.delete(stream);
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Wakes the blocked XREAD so it picks up new streams; repeats until the loop has seen them. */
+  private async interrupt() {
+    const wanted = this.generation;
+    while (!this.closed && this.readingGeneration < wanted && this.running) {
+      if (this.blocked && this.readerId !== undefined) await this.control.client('UNBLOCK', this.readerId).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  private async ensureLoop() {
+    if (this.running) return;
+    this.running = true;
+    try {
+      this.readerId ??= Number(await this.reader.client('ID'));
+      while (!this.closed && this.followers.size > 0) {
+        const byStream = new Map<string, string>();
+        for (const [stream, set] of this.followers) {
+          let from: string | undefined;
+          for (const f of set) if (from === undefined || compareIds(f.lastId, from) < 0) from = f.lastId;
+          if (from !== undefined) byStream.set(stream, from);
+        }
+        if (byStream.size === 0) break;
+        this.readingGeneration = this.generation;
+        this.blocked = true;
+        let res: Array<[string, Array<[string, string[]]>]> | null;
+        try {
+          res = (await this.reader.xread('COUNT', 200, 'BLOCK', BLOCK_MS, 'STREAMS', ...byStream.keys(), ...byStream.values())) as typeof res;
+        } finally {
+          this.blocked = false;
+        }
+        for (const [stream, entries] of res ?? []) {
+          const events = toEvents(entries);
+          for (const f of this.followers.get(stream) ?? []) {
+            for (const e of events) if (compareIds(e.id, f.lastId) > 0) f.buffer.push(e);
+            if (f.buffer.length) f.lastId = f.buffer[f.buffer.length - 1].id;
+            f.wake?.();
+          }
+        }
+      }
+    } catch (err) {
+      if (!this.closed) for (const set of this.followers.values()) for (const f of set) f.wake?.();
+      if (!this.closed) throw err;
+    } finally {
+      this.running = false;
+    }
+    if (!this.closed && this.followers.size > 0) void this.ensureLoop();
+  }
+
+  async close() {
+    this.closed = true;
+    for (const set of this.followers.values()) for (const f of set) f.wake?.();
+    if (this.readerId !== undefined && this.blocked) await this.control.client('UNBLOCK', this.readerId).catch(() => undefined);
+    this.reader.disconnect();
+    this.control.disconnect();
+  }
+}
+
+export function compareIds(a: string, b: string): number {
+  const [am, as] = a.split('-').map(Number);
+  const [bm, bs] = b.split('-').map(Number);
+  return am - bm || (as ?? 0) - (bs ?? 0);
+}
