@@ -14,13 +14,12 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { ActorId, ActorKindName, type ActorRef } from '../queues/envelope.js';
-import { keys } from '../queues/keys.js';
 import { RuntimeError, type ActorClient } from '../actors/runtime/client.js';
 import type { AnyKind } from '../actors/runtime/contract.js';
 import type { ReplyEvent } from '../queues/reply-stream.js';
 import { ApiError } from './error-response.js';
 import type { UserLimits } from './limits.js';
-import { streamEvents } from './sse.js';
+import { lastEventIdOf, streamEvents } from './sse.js';
 import type { GatewayState } from './state.js';
 
 export interface ActorRoutesDeps {
@@ -72,10 +71,10 @@ function runtimeError(e: unknown): never {
 
 const wantsStream = (ctx: Context) => (ctx.get('accept') ?? '').includes('text/event-stream');
 
-/** Aborts when the HTTP client goes away, so readers stop. */
+/** Aborts when the HTTP client goes away (the response closes; the request closes as soon as its body is read). */
 function disconnectSignal(ctx: Context): AbortSignal {
   const controller = new AbortController();
-  ctx.req.once('close', () => controller.abort());
+  ctx.res.once('close', () => controller.abort());
   return controller.signal;
 }
 
@@ -107,42 +106,36 @@ export function createActorRouter(deps: ActorRoutesDeps): Router<GatewayState> {
     } catch (e) {
       runtimeError(e);
     }
-    const { lease } = await limits.admit(user.id, kind);
     const started = Date.now();
-    let sent;
-    try {
-      sent = await client.send({ actor, ownerId: user.id, type: body.type, payload: body.payload, idempotencyKey, timeoutMs: body.timeoutMs, lease });
-    } catch (e) {
-      if (lease) await limits.release(lease);
-      runtimeError(e);
-    }
-    if (sent.duplicate && lease) await limits.release(lease);
+    const sent = await limits.enqueueAdmitted(user.id, kind, (lease) =>
+      client.send({ actor, ownerId: user.id, type: body.type, payload: body.payload, idempotencyKey, timeoutMs: body.timeoutMs, lease }).catch(runtimeError),
+    );
     ctx.set('X-Message-Id', sent.messageId);
     await answer(ctx, kind.kind, sent.replyStream, started);
   }
 
   async function answer(ctx: Context & { state: GatewayState }, kind: string, stream: string, started: number) {
-    const signal = disconnectSignal(ctx);
     const observe = (events: ReplyEvent[]) => {
       const last = events[events.length - 1];
       if (last && deps.observeTurn) deps.observeTurn(kind, (Date.now() - started) / 1000, last.event === 'error' ? 'error' : 'reply');
     };
     if (wantsStream(ctx)) {
-      const seen: ReplyEvent[] = [];
-      async function* tap() {
-        for await (const e of client.replies(stream, { lastEventId: ctx.get('last-event-id') || undefined, signal })) {
+      const lastEventId = lastEventIdOf(ctx);
+      await streamEvents(ctx, async function* (signal) {
+        const seen: ReplyEvent[] = [];
+        for await (const e of client.replies(stream, { lastEventId, signal })) {
           seen.push(e);
           yield e;
         }
         observe(seen);
-      }
-      await streamEvents(ctx, tap(), { signal });
+      });
       return;
     }
+    const signal = disconnectSignal(ctx);
     const events = await client.reply(stream, { signal, idleTimeoutMs: deps.replyTimeoutMs ?? 120_000 });
     observe(events);
     const last = events[events.length - 1];
-    const messageId = stream.slice(keys.replies('').length);
+    const messageId = stream.slice(client.names.replies('').length);
     if (!last || (last.event !== 'done' && last.event !== 'error')) {
       throw new ApiError(504, 'reply_timeout', 'no reply yet; follow it at the replies URL', { messageId, replies: `/replies/${messageId}` });
     }
@@ -182,9 +175,8 @@ export function createActorRouter(deps: ActorRoutesDeps): Router<GatewayState> {
     const user = userOf(ctx);
     const messageId = parse(MessageId, ctx.params.messageId, 'message id');
     if (!(await client.ownsReply(messageId, user.id))) throw new ApiError(404, 'not_found', `no reply stream ${messageId}`);
-    const lastEventId = ctx.get('last-event-id') || (typeof ctx.query.lastEventId === 'string' ? ctx.query.lastEventId : undefined);
-    const signal = disconnectSignal(ctx);
-    await streamEvents(ctx, client.replies(keys.replies(messageId), { lastEventId, signal }), { signal });
+    const lastEventId = lastEventIdOf(ctx);
+    await streamEvents(ctx, (signal) => client.followReply(messageId, { lastEventId, signal }));
   });
 
   router.post('/batches', async (ctx) => {
@@ -197,8 +189,7 @@ export function createActorRouter(deps: ActorRoutesDeps): Router<GatewayState> {
     }
     const messages = body.messages.map((m) => ({ actor: { kind: kind.kind, id: m.id ?? 'service' }, type: m.type, payload: m.payload }));
     // A batch counts once against the rate limit; it holds no concurrency lease (it is bulk work).
-    const { lease } = await limits.admit(user.id, kind);
-    if (lease) await limits.release(lease);
+    await limits.admit(user.id, kind, { holdLease: false });
     let batchId: string;
     try {
       batchId = await client.sendBatch(user.id, kind.kind, messages);
@@ -221,8 +212,8 @@ export function createActorRouter(deps: ActorRoutesDeps): Router<GatewayState> {
     const batchId = parse(z.string().uuid(), ctx.params.id, 'batch id');
     const progress = await client.batch(batchId, user.id);
     if (!progress) throw new ApiError(404, 'not_found', `no batch ${batchId}`);
-    const signal = disconnectSignal(ctx);
-    await streamEvents(ctx, client.replies(keys.batchEvents(batchId), { lastEventId: ctx.get('last-event-id') || undefined, signal }), { signal });
+    const lastEventId = lastEventIdOf(ctx);
+    await streamEvents(ctx, (signal) => client.followBatch(batchId, { lastEventId, signal }));
   });
 
   return router;

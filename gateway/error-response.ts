@@ -7,18 +7,29 @@ export interface ErrorBody {
   error: { code: string; message: string; details: Record<string, unknown> };
 }
 
-/** An error meant for the client: its status, code, message and details are sent as they are. */
+/**
+ * An error meant for the client: its status, code, message and details are sent as they are, with
+ * `headers` (e.g. `Retry-After`, `WWW-Authenticate`) on the response, wherever the error was thrown.
+ */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly details: Record<string, unknown>;
+  readonly headers: Record<string, string>;
 
-  constructor(status: number, code: string, message: string, details: Record<string, unknown> = {}) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    details: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.details = details;
+    this.headers = headers;
   }
 }
 
@@ -38,7 +49,7 @@ interface KoaStyleError {
 /** Maps anything thrown downstream to a status and an ErrorBody; server faults never leak their message. */
 export function toErrorResponse(thrown: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (thrown instanceof ApiError) {
-    return { status: thrown.status, body: errorBody(thrown.code, thrown.message, thrown.details), headers: {} };
+    return { status: thrown.status, body: errorBody(thrown.code, thrown.message, thrown.details), headers: { ...thrown.headers } };
   }
   const candidate = (typeof thrown === 'object' && thrown !== null ? thrown : {}) as KoaStyleError;
   const rawStatus = candidate.status ?? candidate.statusCode;

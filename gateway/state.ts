@@ -1,7 +1,10 @@
 import type { Logger } from '../scripts/logger.js';
+import type { AuthenticatedUser } from './users.js';
 
 /** What the gateway's middleware put on `ctx.state` for the handlers after them. */
 export interface GatewayState {
   requestId: string;
   logger: Logger;
+  /** The caller, set by the auth middleware on every route mounted after it. */
+  user?: AuthenticatedUser;
 }

@@ -1,28 +1,65 @@
-/** Every Redis key and BullMQ queue name troupe uses, in one place. */
+/**
+ * Every Redis key and BullMQ queue name troupe uses, under one prefix (REDIS_PREFIX), so several
+ * deployments — or test runs — can share a Redis server without seeing each other's messages.
+ */
 import type { ActorRef } from './envelope.js';
 
-export const PREFIX = 'troupe';
+export const DEFAULT_PREFIX = 'troupe';
 
-export const keys = {
+export class RedisNames {
+  constructor(readonly prefix: string = DEFAULT_PREFIX) {}
+
   /** Per-actor mailbox: a Redis Stream in arrival order. */
-  mailbox: (ref: ActorRef) => `${PREFIX}:mailbox:${ref.kind}:${ref.id}`,
+  mailbox(ref: ActorRef) {
+    return `${this.prefix}:mailbox:${ref.kind}:${ref.id}`;
+  }
+  /** Pattern matching every mailbox of a kind (orphan recovery). */
+  mailboxPattern(kind: string) {
+    return `${this.prefix}:mailbox:${kind}:*`;
+  }
   /** Per-request reply stream (entry ids become SSE ids). */
-  replies: (messageId: string) => `${PREFIX}:replies:${messageId}`,
-  /** Gateway-side idempotency: owner + key -> first message id. */
-  idempotency: (ownerId: string, key: string) => `${PREFIX}:idem:${ownerId}:${key}`,
+  replies(messageId: string) {
+    return `${this.prefix}:replies:${messageId}`;
+  }
   /** Who may read a reply stream (the sender), kept as long as the stream. */
-  replyOwner: (messageId: string) => `${PREFIX}:reply-owner:${messageId}`,
+  replyOwner(messageId: string) {
+    return `${this.prefix}:reply-owner:${messageId}`;
+  }
+  /** Gateway-side idempotency: owner + key -> first message id. */
+  idempotency(ownerId: string, key: string) {
+    return `${this.prefix}:idem:${ownerId}:${key}`;
+  }
   /** Batch progress stream. */
-  batchEvents: (batchId: string) => `${PREFIX}:batch:${batchId}`,
-  /** Live workers per kind (heartbeat hash: worker id -> last seen ms). */
-  workers: (kind: string) => `${PREFIX}:workers:${kind}`,
-};
+  batchEvents(batchId: string) {
+    return `${this.prefix}:batch:${batchId}`;
+  }
+  /** Live workers per kind (hash: worker id -> last seen ms). */
+  workers(kind: string) {
+    return `${this.prefix}:workers:${kind}`;
+  }
+  /** A user's concurrency leases for one kind (sorted set: lease id -> expiry). */
+  leases(kind: string, userId: string) {
+    return `${this.prefix}:lease:${kind}:${userId}`;
+  }
+  /** Rate-limiter key prefix. */
+  rateLimits() {
+    return `${this.prefix}:rate`;
+  }
+  /** Pub/sub channel relaying legacy MCP SSE messages to the gateway holding the session. */
+  mcpSession(sessionId: string) {
+    return `${this.prefix}:mcp-sse:${sessionId}`;
+  }
 
-export const queues = {
   /** Drain jobs of one stateful actor kind (one job per actor at a time). */
-  actor: (kind: string) => `${PREFIX}-actor-${kind}`,
+  actorQueue(kind: string) {
+    return `${this.prefix}-actor-${kind}`;
+  }
   /** Requests to a stateless service kind. */
-  service: (kind: string) => `${PREFIX}-service-${kind}`,
+  serviceQueue(kind: string) {
+    return `${this.prefix}-service-${kind}`;
+  }
   /** Delayed deliveries (ctx.schedule). */
-  schedule: `${PREFIX}-schedule`,
-};
+  scheduleQueue() {
+    return `${this.prefix}-schedule`;
+  }
+}

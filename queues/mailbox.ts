@@ -6,7 +6,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { refKey, type ActorRef, type Envelope } from './envelope.js';
-import { keys, queues } from './keys.js';
+import type { RedisNames } from './keys.js';
 
 export class Mailboxes {
   private readonly drainQueues = new Map<string, Queue>();
@@ -14,16 +14,17 @@ export class Mailboxes {
   constructor(
     private readonly redis: Redis,
     private readonly connection: Redis,
+    private readonly names: RedisNames,
   ) {}
 
   drainQueue(kind: string): Queue {
     let q = this.drainQueues.get(kind);
-    if (!q) this.drainQueues.set(kind, (q = new Queue(queues.actor(kind), { connection: this.connection })));
+    if (!q) this.drainQueues.set(kind, (q = new Queue(this.names.actorQueue(kind), { connection: this.connection })));
     return q;
   }
 
   async post(env: Envelope): Promise<string> {
-    const entryId = (await this.redis.xadd(keys.mailbox(env.actor), '*', 'env', JSON.stringify(env))) as string;
+    const entryId = (await this.redis.xadd(this.names.mailbox(env.actor), '*', 'env', JSON.stringify(env))) as string;
     await this.requestDrain(env.actor);
     return entryId;
   }
@@ -39,7 +40,7 @@ export class Mailboxes {
 
   /** Messages waiting in the actor's mailbox (applied ones are trimmed away). */
   pending(actor: ActorRef): Promise<number> {
-    return this.redis.xlen(keys.mailbox(actor));
+    return this.redis.xlen(this.names.mailbox(actor));
   }
 
   async close() {

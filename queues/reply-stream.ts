@@ -29,7 +29,7 @@ export function toEvents(entries: Array<[string, string[]]>): ReplyEvent[] {
   return entries.map(([id, fields]) => {
     const f: Record<string, string> = {};
     for (let i = 0; i < fields.length; i += 2) f[fields[i]] = fields[i + 1];
-    let data: unknown = null;
+    let data: unknown;
     try {
       data = JSON.parse(f.d ?? 'null');
     } catch {

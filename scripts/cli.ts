@@ -46,8 +46,8 @@ program
   .action(
     exitWith(async () => {
       const config = loadConfig();
-      const { runStart } = await import('./start.js');
-      return runStart(config);
+      const [{ runStart }, { kinds }] = await Promise.all([import('./start.js'), import('../actors/index.js')]);
+      return runStart(config, kinds);
     }),
   );
 
@@ -62,6 +62,79 @@ program
       const config = loadConfig();
       const { runMongo } = await import('./mongo.js');
       return runMongo(options, config);
+    })(),
+  );
+
+const users = program.command('users').description('manage users and their API keys (in MONGODB_URI or the embedded server)');
+
+users
+  .command('create')
+  .argument('<name>', 'unique user name (letters, digits, . _ @ -)')
+  .description('create a user and print their API key (shown once)')
+  .action((name: string) =>
+    exitWith(async () => {
+      const config = loadConfig();
+      const { runUsersCreate } = await import('./users.js');
+      return runUsersCreate(name, config);
+    })(),
+  );
+
+users
+  .command('list')
+  .option('--json', 'print JSON instead of a table')
+  .description('list users: name, created, key prefixes, revoked')
+  .action((options: { json?: boolean }) =>
+    exitWith(async () => {
+      const config = loadConfig();
+      const { runUsersList } = await import('./users.js');
+      return runUsersList(config, { json: options.json === true });
+    })(),
+  );
+
+users
+  .command('revoke')
+  .argument('<target>', 'a user name (revokes the user and all their keys) or a key prefix trp_XXXXXXXXXXXX (one key)')
+  .description('revoke a user or one API key')
+  .action((target: string) =>
+    exitWith(async () => {
+      const config = loadConfig();
+      const { runUsersRevoke } = await import('./users.js');
+      return runUsersRevoke(target, config);
+    })(),
+  );
+
+users
+  .command('key')
+  .argument('<name>', 'an existing user')
+  .description('issue another API key for a user (e.g. when the first was lost; shown once)')
+  .action((name: string) =>
+    exitWith(async () => {
+      const config = loadConfig();
+      const { runUsersKey } = await import('./users.js');
+      return runUsersKey(name, config);
+    })(),
+  );
+
+program
+  .command('gateway')
+  .description('run the HTTP/MCP gateway only (needs MONGODB_URI; run several behind a load balancer)')
+  .action(
+    exitWith(async () => {
+      const config = loadConfig();
+      const [{ runGateway }, { kinds }] = await Promise.all([import('./gateway.js'), import('../actors/index.js')]);
+      return runGateway(config, kinds);
+    }),
+  );
+
+program
+  .command('worker')
+  .description('run actor workers only (needs MONGODB_URI); --kinds limits them to some actor kinds')
+  .option('--kinds <list>', 'comma-separated actor kinds (default: all)', (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean))
+  .action((options: { kinds?: string[] }) =>
+    exitWith(async () => {
+      const config = loadConfig();
+      const [{ runWorker }, { kinds, selectKinds }] = await Promise.all([import('./worker.js'), import('../actors/index.js')]);
+      return runWorker(config, selectKinds(kinds, options.kinds));
     })(),
   );
 
@@ -80,6 +153,22 @@ bench
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return 0;
     }),
+  );
+
+bench
+  .command('runtime')
+  .description('end-to-end request/reply msgs/s and latency through gateway, queue and actor vs raw BullMQ jobs/s')
+  .option('--messages <n>', 'timed messages', (v: string) => Number(v), 3000)
+  .option('--concurrency <n>', 'requests in flight', (v: string) => Number(v), 32)
+  .action((options: { messages: number; concurrency: number }) =>
+    exitWith(async () => {
+      const config = loadConfig();
+      const [{ createLogger }, { runRuntimeBench }] = await Promise.all([import('./logger.js'), import('./bench/runtime.js')]);
+      const logger = createLogger({ ...config.log, fd: 2 });
+      const result = await runRuntimeBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, messages: options.messages, concurrency: options.concurrency });
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      return result.acceptance.e2e_at_least_40pct_of_raw_bullmq ? 0 : 1;
+    })(),
   );
 
 await program.parseAsync(process.argv);

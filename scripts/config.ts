@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { kindLimitsVariable } from './kind-limits.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -13,6 +14,56 @@ function portNumber() {
     .regex(/^\d{1,5}$/, { error: PORT_FORM })
     .transform(Number)
     .pipe(z.number().int().min(0, { error: PORT_FORM }).max(65535, { error: PORT_FORM }));
+}
+
+const POSITIVE_INTEGER_FORM = 'a positive integer';
+
+function positiveInteger() {
+  return z
+    .string()
+    .regex(/^\d{1,9}$/, { error: POSITIVE_INTEGER_FORM })
+    .transform(Number)
+    .pipe(z.number().int().min(1, { error: POSITIVE_INTEGER_FORM }));
+}
+
+const BYTE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+const BYTE_SIZE_FORM = 'a size such as 512kb, 1mb or 1048576 (bytes; units b, kb, mb, gb), at least 1kb and at most 1gb';
+
+/** "1mb" -> 1048576, the notation the `bytes` package (used by co-body) reads, parsed here to validate it up front. */
+function byteSize() {
+  return z
+    .string()
+    .trim()
+    .regex(/^\d{1,10}\s*(b|kb|mb|gb)?$/i, { error: BYTE_SIZE_FORM })
+    .transform((text) => {
+      const [, digits, unit] = /^(\d+)\s*([a-z]*)$/i.exec(text)!;
+      return Number(digits) * BYTE_UNITS[(unit || 'b').toLowerCase()]!;
+    })
+    .pipe(z.number().min(1024, { error: BYTE_SIZE_FORM }).max(1024 ** 3, { error: BYTE_SIZE_FORM }));
+}
+
+const CORS_ORIGINS_FORM = '"*" or a comma-separated list of origins such as https://app.example.com,http://localhost:5173';
+
+/** "*" or exact origins (scheme://host[:port], no path), compared verbatim with the request's Origin. */
+function corsOrigins() {
+  return z.string().transform((text, ctx): '*' | string[] => {
+    const trimmed = text.trim();
+    if (trimmed === '*') return '*';
+    const origins = trimmed.split(',').map((o) => o.trim()).filter((o) => o !== '');
+    for (const origin of origins) {
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(origin);
+      } catch {
+        parsed = undefined;
+      }
+      if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+        ctx.addIssue({ code: 'custom', message: `${CORS_ORIGINS_FORM}; "${origin}" is not an origin` });
+        return z.NEVER;
+      }
+    }
+    return origins;
+  });
 }
 
 // MongoDB database names may not contain these characters (and must be short).
@@ -30,6 +81,10 @@ export const configSchema = z
     REDIS_URL: z
       .url({ protocol: /^rediss?$/, error: 'a redis:// or rediss:// URL (e.g. redis://127.0.0.1:6379)' })
       .optional(),
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,40}$/, { error: 'a key prefix of 1-40 letters, digits, _ . or -' })
+      .default('troupe'),
     MONGODB_URI: z
       .string()
       .regex(/^mongodb(\+srv)?:\/\/[^/?#]+/, {
@@ -46,23 +101,47 @@ export const configSchema = z
     LOG_PRETTY: z
       .stringbool({ error: 'a boolean (true/false, 1/0, yes/no, on/off)' })
       .optional(),
+    BODY_LIMIT: byteSize().default(1024 ** 2),
+    CORS_ORIGINS: corsOrigins().optional(),
+    METRICS_TOKEN: z.string().min(16, { error: 'a token of at least 16 characters' }).optional(),
+    DEFAULT_RATE_POINTS: positiveInteger().default(300),
+    DEFAULT_RATE_DURATION_SECONDS: positiveInteger().default(60),
+    DEFAULT_CONCURRENT_TURNS: positiveInteger().default(20),
+    LEASE_TTL_SECONDS: positiveInteger().default(600),
+    KIND_LIMITS: kindLimitsVariable().optional(),
   })
   .transform((env) => ({
     nodeEnv: env.NODE_ENV,
     http: { host: env.HOST, port: env.PORT },
-    redis: { url: env.REDIS_URL },
+    redis: { url: env.REDIS_URL, prefix: env.REDIS_PREFIX },
     mongo: {
       uri: env.MONGODB_URI,
       dbName: env.MONGODB_DB,
       embedded: { port: env.EMBEDDED_MONGO_PORT, dbpath: env.EMBEDDED_MONGO_DBPATH },
     },
     log: { level: env.LOG_LEVEL as LogLevel, pretty: env.LOG_PRETTY },
+    gateway: {
+      bodyLimitBytes: env.BODY_LIMIT,
+      /** Empty: no CORS headers (same-origin clients only). */
+      corsOrigins: env.CORS_ORIGINS ?? [],
+      metricsToken: env.METRICS_TOKEN,
+    },
+    limits: {
+      defaults: {
+        rate: { points: env.DEFAULT_RATE_POINTS, durationSeconds: env.DEFAULT_RATE_DURATION_SECONDS },
+        concurrent: env.DEFAULT_CONCURRENT_TURNS,
+      },
+      kinds: env.KIND_LIMITS ?? {},
+      leaseTtlMs: env.LEASE_TTL_SECONDS * 1000,
+    },
   }));
 
 export type Config = z.output<typeof configSchema>;
 export type ConfigVariable = keyof z.input<typeof configSchema>;
 
 const SECRET_BEARING: ReadonlySet<string> = new Set(['REDIS_URL', 'MONGODB_URI']);
+/** Variables that are secrets as a whole: never echoed, even when invalid. */
+const SECRET: ReadonlySet<string> = new Set(['METRICS_TOKEN']);
 
 export interface ConfigProblem {
   variable: string;
@@ -106,7 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push({
       variable,
       expected: issue.message,
-      received: raw !== undefined && SECRET_BEARING.has(variable) ? maskUrlCredentials(raw) : raw,
+      received: raw === undefined ? raw : SECRET.has(variable) ? '***' : SECRET_BEARING.has(variable) ? maskUrlCredentials(raw) : raw,
     });
   }
   throw new ConfigError(problems);

@@ -1,18 +1,21 @@
-import { createGatewayApp } from '../gateway/app.js';
-import { startHttpServer } from '../gateway/http-server.js';
-import { mongoReadinessCheck, redisReadinessCheck } from '../gateway/readiness.js';
+import { startWorkers } from '../actors/runtime/workers.js';
+import type { AnyKind } from '../actors/runtime/contract.js';
+import { RedisNames } from '../queues/keys.js';
 import { connectMongo } from '../models/connection.js';
 import { connectRedis } from '../queues/redis.js';
 import type { Config } from './config.js';
+import { writeEmbeddedMongoAddress } from './embedded-mongo-address.js';
+import { announceLocalLogin } from './local-login.js';
 import { createLogger } from './logger.js';
 import { ShutdownSequence } from './shutdown-sequence.js';
 import { onShutdownSignal } from './shutdown-signal.js';
+import { serveGateway } from './serve-gateway.js';
 
 /**
- * `troupe start`: logger -> Redis -> Mongo -> HTTP. Resolves with the exit code once a
+ * `troupe start`: logger -> Redis -> Mongo -> workers for every kind -> gateway (HTTP + MCP). Resolves with the exit code once a
  * SIGINT/SIGTERM has shut everything down in reverse order. Start-up errors are thrown.
  */
-export async function runStart(config: Config): Promise<number> {
+export async function runStart(config: Config, kinds: AnyKind[]): Promise<number> {
   const logger = createLogger(config.log);
   const shutdown = new ShutdownSequence();
   const signalled = onShutdownSignal(logger);
@@ -29,19 +32,23 @@ export async function runStart(config: Config): Promise<number> {
       logger: logger.child({ component: 'mongo' }),
     });
     shutdown.add('mongo', () => mongo.stop());
+    if (mongo.embeddedServer) {
+      // Lets `troupe users ...` name this server's URI while we hold the journal's lock.
+      shutdown.add('embedded mongo address', await writeEmbeddedMongoAddress(config.mongo.embedded.dbpath, mongo.uri));
+    }
     throwIfSignalled(signalled);
 
-    const app = createGatewayApp({
-      logger: logger.child({ component: 'gateway' }),
-      readinessChecks: { redis: redisReadinessCheck(redis.client), mongo: mongoReadinessCheck(mongo.connection) },
-    });
-    const http = await startHttpServer(app, config.http);
-    shutdown.add('http', () => http.close());
+    const names = new RedisNames(config.redis.prefix);
+    const workers = await startWorkers({ redisUrl: redis.url, mongo: mongo.connection, kinds, logger: logger.child({ component: 'worker' }), names });
+    shutdown.add('workers', () => workers.close());
+    const gateway = await serveGateway({ config, logger, redis: redis.client, redisUrl: redis.url, mongo: mongo.connection, kinds, names });
+    shutdown.add('gateway', () => gateway.close());
 
     logger.info(
-      { healthz: `${http.url}/healthz`, readyz: `${http.url}/readyz` },
-      `troupe is up: health at ${http.url}/healthz, readiness at ${http.url}/readyz`,
+      { healthz: `${gateway.url}/healthz`, readyz: `${gateway.url}/readyz`, mcp: `${gateway.url}/mcp` },
+      `troupe is up: health at ${gateway.url}/healthz, readiness at ${gateway.url}/readyz, MCP at ${gateway.url}/mcp`,
     );
+    await announceLocalLogin({ users: gateway.users, baseUrl: gateway.url, logger, createLocalUser: config.nodeEnv !== 'production' });
   } catch (error) {
     await shutdown.run(logger);
     if (error instanceof SignalledDuringStart) return 0;

@@ -1,5 +1,6 @@
 import { connectMongo } from '../models/connection.js';
 import { startWorkers } from '../actors/runtime/workers.js';
+import { RedisNames } from '../queues/keys.js';
 import type { AnyKind } from '../actors/runtime/contract.js';
 import { MongoUnavailableError } from '../models/mongo-unavailable-error.js';
 import type { Config } from './config.js';
@@ -26,7 +27,7 @@ export async function runWorker(config: Config, kinds: AnyKind[]): Promise<numbe
   const mongo = await connectMongo({ uri: config.mongo.uri, dbName: config.mongo.dbName, embedded: config.mongo.embedded, logger: logger.child({ component: 'mongo' }) });
   shutdown.add('mongo', () => mongo.stop());
   try {
-    const workers = await startWorkers({ redisUrl: config.redis.url ?? LOCAL_REDIS_URL, mongo: mongo.connection, kinds, logger: logger.child({ component: 'worker' }) });
+    const workers = await startWorkers({ redisUrl: config.redis.url ?? LOCAL_REDIS_URL, mongo: mongo.connection, kinds, logger: logger.child({ component: 'worker' }), names: new RedisNames(config.redis.prefix) });
     shutdown.add('workers', () => workers.close());
   } catch (error) {
     await shutdown.run(logger);

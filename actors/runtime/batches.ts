@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Connection, Model } from 'mongoose';
-import { keys } from '../../queues/keys.js';
+import type { RedisNames } from '../../queues/keys.js';
 import { publish } from '../../queues/reply-stream.js';
 import { batchModels, type BatchItemRecord, type BatchRecord } from '../../models/batch.js';
 
@@ -32,6 +32,7 @@ export class Batches {
   constructor(
     connection: Connection,
     private readonly redis: Redis,
+    private readonly names: RedisNames,
   ) {
     ({ batches: this.batches, items: this.items } = batchModels(connection));
   }
@@ -60,10 +61,10 @@ export class Batches {
       .exec()) as BatchRecord | null;
     if (!b) return;
     const progress = progressOf(b);
-    await publish(this.redis, keys.batchEvents(batchId), 'progress', progress);
+    await publish(this.redis, this.names.batchEvents(batchId), 'progress', progress);
     if (progress.finished) {
       await this.batches.updateOne({ _id: batchId, finishedAt: { $exists: false } }, { $set: { finishedAt: new Date() } }).exec();
-      await publish(this.redis, keys.batchEvents(batchId), 'done', progress);
+      await publish(this.redis, this.names.batchEvents(batchId), 'done', progress);
     }
   }
 }

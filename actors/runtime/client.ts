@@ -8,7 +8,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Connection, Model } from 'mongoose';
 import { envelope, refKey, type ActorRef, type Lease } from '../../queues/envelope.js';
-import { keys, queues } from '../../queues/keys.js';
+import { RedisNames } from '../../queues/keys.js';
 import { Mailboxes } from '../../queues/mailbox.js';
 import { readAll, REPLY_STREAM_TTL_SECONDS, type ReplyEvent } from '../../queues/reply-stream.js';
 import { ReplyReader } from '../../queues/reply-reader.js';
@@ -65,13 +65,14 @@ export class ActorClient {
     redisUrl: string,
     mongo: Connection,
     kinds: AnyKind[],
+    readonly names: RedisNames = new RedisNames(),
   ) {
     this.kindsByName = new Map(kinds.map((k) => [k.kind, k]));
     this.redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
     this.queueConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
-    this.mailboxes = new Mailboxes(this.redis, this.queueConnection);
+    this.mailboxes = new Mailboxes(this.redis, this.queueConnection, names);
     this.actors = actorRecords(mongo);
-    this.batches = new Batches(mongo, this.redis);
+    this.batches = new Batches(mongo, this.redis, names);
     this.reader = new ReplyReader(redisUrl);
   }
 
@@ -85,7 +86,7 @@ export class ActorClient {
 
   private serviceQueue(kind: string): Queue {
     let q = this.serviceQueues.get(kind);
-    if (!q) this.serviceQueues.set(kind, (q = new Queue(queues.service(kind), { connection: this.queueConnection })));
+    if (!q) this.serviceQueues.set(kind, (q = new Queue(this.names.serviceQueue(kind), { connection: this.queueConnection })));
     return q;
   }
 
@@ -116,8 +117,8 @@ export class ActorClient {
   async send(input: SendInput): Promise<Sent> {
     const kind = this.validate(input);
     if (input.idempotencyKey) {
-      const first = await this.redis.get(keys.idempotency(input.ownerId, input.idempotencyKey));
-      if (first) return { messageId: first, replyStream: keys.replies(first), duplicate: true };
+      const first = await this.redis.get(this.names.idempotency(input.ownerId, input.idempotencyKey));
+      if (first) return { messageId: first, replyStream: this.names.replies(first), duplicate: true };
     }
     if (kind.stateful) {
       const owner = await this.ownerOf(input.actor);
@@ -128,10 +129,10 @@ export class ActorClient {
     }
     const messageId = randomUUID();
     if (input.idempotencyKey) {
-      const won = await this.redis.set(keys.idempotency(input.ownerId, input.idempotencyKey), messageId, 'EX', IDEMPOTENCY_TTL_SECONDS, 'NX');
+      const won = await this.redis.set(this.names.idempotency(input.ownerId, input.idempotencyKey), messageId, 'EX', IDEMPOTENCY_TTL_SECONDS, 'NX');
       if (won !== 'OK') {
-        const first = (await this.redis.get(keys.idempotency(input.ownerId, input.idempotencyKey)))!;
-        return { messageId: first, replyStream: keys.replies(first), duplicate: true };
+        const first = (await this.redis.get(this.names.idempotency(input.ownerId, input.idempotencyKey)))!;
+        return { messageId: first, replyStream: this.names.replies(first), duplicate: true };
       }
     }
     const env = envelope({
@@ -141,12 +142,12 @@ export class ActorClient {
       type: input.type,
       payload: input.payload,
       idempotencyKey: input.idempotencyKey,
-      replyStream: keys.replies(messageId),
+      replyStream: this.names.replies(messageId),
       deadline: input.timeoutMs ? Date.now() + input.timeoutMs : undefined,
       lease: input.lease,
       batchId: input.batchId,
     });
-    await this.redis.set(keys.replyOwner(messageId), input.ownerId, 'EX', REPLY_STREAM_TTL_SECONDS);
+    await this.redis.set(this.names.replyOwner(messageId), input.ownerId, 'EX', REPLY_STREAM_TTL_SECONDS);
     if (kind.stateful) await this.mailboxes.post(env);
     else await this.serviceQueue(kind.kind).add(env.type, env, { jobId: messageId, removeOnComplete: true, removeOnFail: 1000 });
     return { messageId, replyStream: env.replyStream!, duplicate: false };
@@ -160,9 +161,19 @@ export class ActorClient {
     return batchId;
   }
 
+  /** Follows the replies to one message (see `replies`). */
+  followReply(messageId: string, options: { lastEventId?: string; signal?: AbortSignal; idleTimeoutMs?: number } = {}) {
+    return this.replies(this.names.replies(messageId), options);
+  }
+
+  /** Follows a batch's progress events. */
+  followBatch(batchId: string, options: { lastEventId?: string; signal?: AbortSignal; idleTimeoutMs?: number } = {}) {
+    return this.replies(this.names.batchEvents(batchId), options);
+  }
+
   /** True when `ownerId` sent the message whose replies these are (others get 404). */
   async ownsReply(messageId: string, ownerId: string): Promise<boolean> {
-    return (await this.redis.get(keys.replyOwner(messageId))) === ownerId;
+    return (await this.redis.get(this.names.replyOwner(messageId))) === ownerId;
   }
 
   batch(batchId: string, ownerId: string): Promise<BatchProgress | undefined> {
@@ -188,10 +199,20 @@ export class ActorClient {
     return readAll(this.redis, stream);
   }
 
+  /** BullMQ job counts per kind (drain jobs for actors, requests for services), for the queue-depth metric. */
+  async queueDepth(): Promise<Record<string, Record<string, number>>> {
+    const out: Record<string, Record<string, number>> = {};
+    for (const kind of this.kindsByName.values()) {
+      const queue = kind.stateful ? this.mailboxes.drainQueue(kind.kind) : this.serviceQueue(kind.kind);
+      out[kind.kind] = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+    }
+    return out;
+  }
+
   /** Live workers per kind (for /readyz). */
   async liveWorkers(): Promise<Record<string, number>> {
     const out: Record<string, number> = {};
-    for (const k of this.kindsByName.keys()) out[k] = (await liveWorkers(this.redis, k)).length;
+    for (const k of this.kindsByName.keys()) out[k] = (await liveWorkers(this.redis, this.names, k)).length;
     return out;
   }
 

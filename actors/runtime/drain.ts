@@ -12,7 +12,7 @@
 import type { Redis } from 'ioredis';
 import type { Model } from 'mongoose';
 import { Envelope, refKey, type ActorRef } from '../../queues/envelope.js';
-import { keys } from '../../queues/keys.js';
+import type { RedisNames } from '../../queues/keys.js';
 import { REMEMBERED_REPLIES, type ActorRecord, type OutboxItem, type StoredEvent } from '../../models/actor-record.js';
 import type { ActorKind, Logger } from './contract.js';
 import { errorEvent, runTurn, TurnAborted } from './turn.js';
@@ -20,6 +20,7 @@ import type { Effects } from './effects.js';
 
 export interface DrainDeps {
   redis: Redis;
+  names: RedisNames;
   actors: Model<ActorRecord>;
   effects: Effects;
   logger: Logger;
@@ -45,7 +46,7 @@ export function compareSeq(a: string, b: string): number {
 export async function drainActor(kind: ActorKind<unknown>, ref: ActorRef, deps: DrainDeps): Promise<DrainResult> {
   const { redis, actors, effects, logger } = deps;
   const _id = refKey(ref);
-  const mailbox = keys.mailbox(ref);
+  const mailbox = deps.names.mailbox(ref);
   const record = (await actors
     .findOneAndUpdate(
       { _id },
@@ -82,7 +83,6 @@ export async function drainActor(kind: ActorKind<unknown>, ref: ActorRef, deps: 
       let remember = true;
       if (!parsed.success) {
         logger.warn({ actor: ref, entryId, issues: parsed.error.issues }, 'malformed envelope in mailbox; skipped');
-        final = [];
         remember = false;
       } else {
         const env = parsed.data;

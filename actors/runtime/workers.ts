@@ -10,7 +10,7 @@ import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Connection } from 'mongoose';
 import { ActorRef, Envelope } from '../../queues/envelope.js';
-import { keys, PREFIX, queues } from '../../queues/keys.js';
+import { RedisNames } from '../../queues/keys.js';
 import { Mailboxes } from '../../queues/mailbox.js';
 import { publish } from '../../queues/reply-stream.js';
 import { actorRecords } from '../../models/actor-record.js';
@@ -26,6 +26,8 @@ export interface WorkerOptions {
   mongo: Connection;
   kinds: AnyKind[];
   logger: Logger;
+  /** Key and queue names (REDIS_PREFIX); default prefix `troupe`. */
+  names?: RedisNames;
   /** Concurrent drains per actor kind in this process. */
   actorConcurrency?: number;
 }
@@ -40,12 +42,13 @@ const bullConnection = (url: string) => new Redis(url, { maxRetriesPerRequest: n
 
 export async function startWorkers(options: WorkerOptions): Promise<RunningWorkers> {
   const { logger, kinds } = options;
+  const names = options.names ?? new RedisNames();
   const id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 3 });
   const queueConnection = bullConnection(options.redisUrl);
-  const mailboxes = new Mailboxes(redis, queueConnection);
-  const scheduleQueue = new Queue(queues.schedule, { connection: queueConnection });
-  const batches = new Batches(options.mongo, redis);
+  const mailboxes = new Mailboxes(redis, queueConnection, names);
+  const scheduleQueue = new Queue(names.scheduleQueue(), { connection: queueConnection });
+  const batches = new Batches(options.mongo, redis, names);
   const actors = actorRecords(options.mongo);
   // Stopping: no new turns. Abort: in-flight turns are told to stop (after the grace period).
   const stopping = new AbortController();
@@ -68,11 +71,11 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     if (kind.stateful) {
       const actorKind = kind as ActorKind<unknown>;
       const worker = new Worker(
-        queues.actor(kind.kind),
+        names.actorQueue(kind.kind),
         async (job: Job) => {
           const ref = ActorRef.parse(job.data);
           const effects = new Effects(redis, mailboxes, scheduleQueue, batches);
-          const result = await drainActor(actorKind, ref, { redis, actors, effects, logger, signal: shutdown.signal, stopping: stopping.signal });
+          const result = await drainActor(actorKind, ref, { redis, names, actors, effects, logger, signal: shutdown.signal, stopping: stopping.signal });
           // Handed back on shutdown: the mailbox still holds the rest, another worker drains it.
           if (result === 'interrupted') await mailboxes.requestDrain(ref);
           return result;
@@ -83,7 +86,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     } else {
       const service = kind as ServiceKind;
       const effects = new Effects(redis, mailboxes, scheduleQueue, batches);
-      const worker = new Worker(queues.service(kind.kind), (job: Job) => runService(service, job, effects, redis, logger, shutdown.signal), {
+      const worker = new Worker(names.serviceQueue(kind.kind), (job: Job) => runService(service, job, effects, redis, logger, shutdown.signal), {
         ...workerOptions(),
         concurrency: service.concurrency ?? settings.DEFAULT_SERVICE_CONCURRENCY,
       });
@@ -91,14 +94,14 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     }
   }
   workers.push(
-    new Worker(queues.schedule, async (job: Job) => mailboxes.post(Envelope.parse(job.data)), { ...workerOptions(), concurrency: 10 }),
+    new Worker(names.scheduleQueue(), async (job: Job) => mailboxes.post(Envelope.parse(job.data)), { ...workerOptions(), concurrency: 10 }),
   );
   for (const w of workers) w.on('error', (err) => logger.error({ err, queue: w.name }, 'worker error'));
 
   const heartbeat = async () => {
     const now = Date.now();
-    await Promise.all(kinds.map((k) => redis.hset(keys.workers(k.kind), id, String(now))));
-    await recoverOrphanMailboxes(redis, mailboxes, kinds);
+    await Promise.all(kinds.map((k) => redis.hset(names.workers(k.kind), id, String(now))));
+    await recoverOrphanMailboxes(redis, mailboxes, kinds, names);
   };
   await heartbeat();
   const timer = setInterval(() => heartbeat().catch((err) => logger.warn({ err }, 'worker heartbeat failed')), settings.HEARTBEAT_MS);
@@ -116,7 +119,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
         const grace = setTimeout(() => shutdown.abort(), settings.SHUTDOWN_GRACE_MS);
         await Promise.all(workers.map((w) => w.close()));
         clearTimeout(grace);
-        await Promise.all(kinds.map((k) => redis.hdel(keys.workers(k.kind), id))).catch(() => undefined);
+        await Promise.all(kinds.map((k) => redis.hdel(names.workers(k.kind), id))).catch(() => undefined);
         await scheduleQueue.close();
         await mailboxes.close();
         await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
@@ -166,16 +169,16 @@ async function runService(kind: ServiceKind, job: Job, effects: Effects, redis: 
 }
 
 /** A post that died between appending to the mailbox and adding the drain job leaves an orphan; drain it. */
-async function recoverOrphanMailboxes(redis: Redis, mailboxes: Mailboxes, kinds: AnyKind[]) {
+async function recoverOrphanMailboxes(redis: Redis, mailboxes: Mailboxes, kinds: AnyKind[], names: RedisNames) {
   for (const kind of kinds) {
     if (!kind.stateful) continue;
     let cursor = '0';
     do {
-      const [next, found] = await redis.scan(cursor, 'MATCH', `${PREFIX}:mailbox:${kind.kind}:*`, 'COUNT', 500);
+      const [next, found] = await redis.scan(cursor, 'MATCH', names.mailboxPattern(kind.kind), 'COUNT', 500);
       cursor = next;
       for (const key of found) {
         if ((await redis.xlen(key)) === 0) continue;
-        const id = key.slice(`${PREFIX}:mailbox:${kind.kind}:`.length);
+        const id = key.slice(names.mailboxPattern(kind.kind).length - 1);
         await mailboxes.requestDrain({ kind: kind.kind, id });
       }
     } while (cursor !== '0');
@@ -183,8 +186,8 @@ async function recoverOrphanMailboxes(redis: Redis, mailboxes: Mailboxes, kinds:
 }
 
 /** Worker ids per kind seen within WORKER_TTL_MS (for /readyz). */
-export async function liveWorkers(redis: Redis, kind: string, now = Date.now()): Promise<string[]> {
-  const all = await redis.hgetall(keys.workers(kind));
+export async function liveWorkers(redis: Redis, names: RedisNames, kind: string, now = Date.now()): Promise<string[]> {
+  const all = await redis.hgetall(names.workers(kind));
   return Object.entries(all)
     .filter(([, seen]) => now - Number(seen) < settings.WORKER_TTL_MS)
     .map(([id]) => id);

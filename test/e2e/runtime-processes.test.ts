@@ -8,6 +8,7 @@ import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/in
 import { ActorClient } from '../../actors/runtime/client.js';
 import { testKinds, type CounterState } from '../support/test-kinds.js';
 import { startTestWorker, type ChildHandle } from '../support/runtime-processes.js';
+import { RedisNames } from '../../queues/keys.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -19,9 +20,10 @@ describe('actor runtime across worker processes', function () {
   const children: ChildHandle[] = [];
   const run = `p${Date.now()}`;
   const dbName = `runtime_processes_${process.pid}`;
+  const names = new RedisNames(`test-processes-${process.pid}`);
 
   const worker = async () => {
-    const w = startTestWorker({ REDIS_URL, MONGODB_URI: mongo.uri, MONGODB_DB: dbName, LOG_LEVEL: 'info' });
+    const w = startTestWorker({ REDIS_URL, REDIS_PREFIX: names.prefix, MONGODB_URI: mongo.uri, MONGODB_DB: dbName, LOG_LEVEL: 'info' });
     children.push(w);
     await w.waitFor('workers started');
     return w;
@@ -30,7 +32,7 @@ describe('actor runtime across worker processes', function () {
   before(async function () {
     mongo = await startEmbeddedMongo({ port: 0 });
     conn = await mongoose.createConnection(mongo.uri, { dbName }).asPromise();
-    client = new ActorClient(REDIS_URL, conn, testKinds);
+    client = new ActorClient(REDIS_URL, conn, testKinds, names);
   });
 
   afterEach(async function () {

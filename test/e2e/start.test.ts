@@ -48,7 +48,7 @@ describe('troupe start', function () {
     }
 
     const ready = (await (await fetch(`${base}/readyz`)).json()) as unknown;
-    expect(ready).to.deep.equal({ status: 'ready', checks: { redis: 'ok', mongo: 'ok' } });
+    expect(ready).to.deep.equal({ status: 'ready', checks: { redis: 'ok', mongo: 'ok', workers: 'ok' } });
     expect(running.stdout()).to.include(`${base}/healthz`);
 
     running.child.kill('SIGTERM');

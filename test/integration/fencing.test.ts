@@ -10,7 +10,7 @@ import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/in
 import { actorRecords } from '../../models/actor-record.js';
 import { Mailboxes } from '../../queues/mailbox.js';
 import { envelope } from '../../queues/envelope.js';
-import { keys, queues } from '../../queues/keys.js';
+import { RedisNames } from '../../queues/keys.js';
 import { drainActor } from '../../actors/runtime/drain.js';
 import { Effects } from '../../actors/runtime/effects.js';
 import { Batches } from '../../actors/runtime/batches.js';
@@ -29,19 +29,21 @@ describe('fencing of concurrent drains', function () {
   let mailboxes: Mailboxes;
   let schedule: Queue;
   const ref = { kind: 'counter', id: `fence-${Date.now()}` };
+  const names = new RedisNames(`test-fencing-${process.pid}`);
 
   before(async function () {
     mongo = await startEmbeddedMongo({ port: 0 });
     conn = await mongoose.createConnection(mongo.uri, { dbName: 'fencing' }).asPromise();
     redis = new Redis(REDIS_URL);
     queueConnection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-    mailboxes = new Mailboxes(redis, queueConnection);
-    schedule = new Queue(queues.schedule, { connection: queueConnection });
+    mailboxes = new Mailboxes(redis, queueConnection, names);
+    schedule = new Queue(names.scheduleQueue(), { connection: queueConnection });
   });
 
   after(async function () {
-    await redis.del(keys.mailbox(ref));
+    await redis.del(names.mailbox(ref));
     await mailboxes.drainQueue('counter').obliterate({ force: true }).catch(() => undefined);
+    await schedule.obliterate({ force: true }).catch(() => undefined);
     await schedule.close();
     await mailboxes.close();
     redis.disconnect();
@@ -53,13 +55,14 @@ describe('fencing of concurrent drains', function () {
   it('a zombie drain that started first loses at its commit; each message is applied once', async function () {
     const deps = () => ({
       redis,
+      names,
       actors: actorRecords(conn),
-      effects: new Effects(redis, mailboxes, schedule, new Batches(conn, redis)),
+      effects: new Effects(redis, mailboxes, schedule, new Batches(conn, redis, names)),
       logger: silent,
       signal: new AbortController().signal,
     });
     for (let seq = 0; seq < 3; seq++) {
-      await redis.xadd(keys.mailbox(ref), '*', 'env', JSON.stringify(envelope({ actor: ref, ownerId: 'u1', type: 'add', payload: { n: 1, seq, sleepMs: seq === 0 ? 300 : 0 } })));
+      await redis.xadd(names.mailbox(ref), '*', 'env', JSON.stringify(envelope({ actor: ref, ownerId: 'u1', type: 'add', payload: { n: 1, seq, sleepMs: seq === 0 ? 300 : 0 } })));
     }
     // The zombie starts first and is slow on its first turn; the newer drain (higher epoch) overtakes it.
     const kind = counterKind as ActorKind<unknown>;

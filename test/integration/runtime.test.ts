@@ -5,6 +5,7 @@ import { ActorClient } from '../../actors/runtime/client.js';
 import { startWorkers, type RunningWorkers } from '../../actors/runtime/workers.js';
 import { testKinds, type CounterState } from '../support/test-kinds.js';
 import { pollUntil } from '../support/async.js';
+import { RedisNames } from '../../queues/keys.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silent = { info() {}, warn() {}, error() {}, debug() {} };
@@ -15,12 +16,14 @@ describe('actor runtime (in-process worker, real Redis, embedded Mongo)', functi
   let client: ActorClient;
   let workers: RunningWorkers;
   const run = `t${Date.now()}`;
+  // Its own key and queue names: other test runs sharing this Redis never see these messages.
+  const names = new RedisNames(`test-runtime-${process.pid}`);
 
   before(async function () {
     mongo = await startEmbeddedMongo({ port: 0 });
     conn = await mongoose.createConnection(mongo.uri, { dbName: 'runtime_test' }).asPromise();
-    client = new ActorClient(REDIS_URL, conn, testKinds);
-    workers = await startWorkers({ redisUrl: REDIS_URL, mongo: conn, kinds: testKinds, logger: silent });
+    client = new ActorClient(REDIS_URL, conn, testKinds, names);
+    workers = await startWorkers({ redisUrl: REDIS_URL, mongo: conn, kinds: testKinds, logger: silent, names });
   });
 
   after(async function () {
@@ -132,13 +135,8 @@ describe('actor runtime (in-process worker, real Redis, embedded Mongo)', functi
       'counter',
       Array.from({ length: 10 }, (_, i) => ({ actor: { kind: 'counter', id: `${run}-batch-${i % 3}` }, type: 'add', payload: { n: 1 } })),
     );
-    const { follow } = await import('../../queues/reply-stream.js');
-    const { keys } = await import('../../queues/keys.js');
-    const { Redis } = await import('ioredis');
-    const r = new Redis(REDIS_URL);
     const seen = [];
-    for await (const e of follow(r, keys.batchEvents(batchId), { idleTimeoutMs: 20_000 })) seen.push(e);
-    r.disconnect();
+    for await (const e of client.followBatch(batchId, { idleTimeoutMs: 20_000 })) seen.push(e);
     expect(seen[seen.length - 1].event).to.equal('done');
     expect(await client.batch(batchId, 'u1')).to.deep.include({ total: 10, done: 10, failed: 0, finished: true });
     expect(await client.batch(batchId, 'u2')).to.equal(undefined);

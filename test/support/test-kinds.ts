@@ -5,6 +5,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
 import type { ActorKind, ServiceKind } from '../../actors/runtime/contract.js';
+import type { WithResources } from '../../gateway/mcp/resources.js';
 
 export interface CounterState {
   count: number;
@@ -76,10 +77,23 @@ export const counterKind: ActorKind<CounterState> = {
       output: { count: z.number() },
       toMessage: (args) => ({ actorId: args.counter as string, type: 'add', payload: { n: args.n } }),
     },
+    {
+      name: 'counter_echo',
+      description: 'Echoes text word by word (one progress event per word) and returns it.',
+      input: { counter: z.string().min(1).max(100).regex(/^[A-Za-z0-9._-]+$/), text: z.string().min(1).max(1000) },
+      output: { text: z.string() },
+      toMessage: (args) => ({ actorId: args.counter as string, type: 'echo', payload: { text: args.text } }),
+    },
+    {
+      name: 'counter_fail',
+      description: 'Makes the counter fail its turn with the given reason (state unchanged).',
+      input: { counter: z.string().min(1).max(100).regex(/^[A-Za-z0-9._-]+$/), reason: z.string().min(1).max(200) },
+      toMessage: (args) => ({ actorId: args.counter as string, type: 'fail', payload: { reason: args.reason } }),
+    },
   ],
 };
 
-export const shoutKind: ServiceKind = {
+export const shoutKind: ServiceKind & WithResources = {
   kind: 'shout',
   stateful: false,
   description: 'Test service: upper-cases text.',
@@ -89,6 +103,16 @@ export const shoutKind: ServiceKind = {
     ctx.emit('progress', { step: 1 });
     return { text: (message.payload as { text: string }).text.toUpperCase() };
   },
+  resources: [
+    {
+      name: 'shouted',
+      description: 'Test resource: the text of the URI, upper-cased by the shout service.',
+      uriTemplate: 'shout://{text}',
+      mimeType: 'text/plain',
+      toMessage: (variables) => ({ actorId: 'service', type: 'shout', payload: { text: variables.text } }),
+      render: (data) => (data as { text: string }).text,
+    },
+  ],
 };
 
 export const testKinds = [counterKind, shoutKind];

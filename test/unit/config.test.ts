@@ -16,9 +16,15 @@ describe('loadConfig', () => {
     const expected: Config = {
       nodeEnv: 'development',
       http: { host: '127.0.0.1', port: 8080 },
-      redis: { url: undefined },
+      redis: { url: undefined, prefix: 'troupe' },
       mongo: { uri: undefined, dbName: 'troupe', embedded: { port: 0, dbpath: '.troupe/mongo' } },
       log: { level: 'info', pretty: undefined },
+      gateway: { bodyLimitBytes: 1024 * 1024, corsOrigins: [], metricsToken: undefined },
+      limits: {
+        defaults: { rate: { points: 300, durationSeconds: 60 }, concurrent: 20 },
+        kinds: {},
+        leaseTtlMs: 600_000,
+      },
     };
     expect(loadConfig({})).to.deep.equal(expected);
   });
@@ -29,23 +35,42 @@ describe('loadConfig', () => {
       PORT: '3000',
       HOST: '0.0.0.0',
       REDIS_URL: 'redis://:secret@redis.internal:6380/2',
+      REDIS_PREFIX: 'prod-eu',
       MONGODB_URI: 'mongodb://mongo-1:27017,mongo-2:27017/?replicaSet=rs0',
       MONGODB_DB: 'troupe_prod',
       EMBEDDED_MONGO_PORT: '27018',
       EMBEDDED_MONGO_DBPATH: '/var/lib/troupe/mongo',
       LOG_LEVEL: 'debug',
       LOG_PRETTY: 'false',
+      BODY_LIMIT: '256kb',
+      CORS_ORIGINS: 'https://app.example.com, http://localhost:5173',
+      METRICS_TOKEN: 'a-long-metrics-token',
+      DEFAULT_RATE_POINTS: '100',
+      DEFAULT_RATE_DURATION_SECONDS: '10',
+      DEFAULT_CONCURRENT_TURNS: '5',
+      LEASE_TTL_SECONDS: '30',
+      KIND_LIMITS: 'scouting:rate=10/3600,concurrent=3;game:concurrent=none',
     });
     expect(config).to.deep.equal({
       nodeEnv: 'production',
       http: { host: '0.0.0.0', port: 3000 },
-      redis: { url: 'redis://:secret@redis.internal:6380/2' },
+      redis: { url: 'redis://:secret@redis.internal:6380/2', prefix: 'prod-eu' },
       mongo: {
         uri: 'mongodb://mongo-1:27017,mongo-2:27017/?replicaSet=rs0',
         dbName: 'troupe_prod',
         embedded: { port: 27018, dbpath: '/var/lib/troupe/mongo' },
       },
       log: { level: 'debug', pretty: false },
+      gateway: {
+        bodyLimitBytes: 256 * 1024,
+        corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
+        metricsToken: 'a-long-metrics-token',
+      },
+      limits: {
+        defaults: { rate: { points: 100, durationSeconds: 10 }, concurrent: 5 },
+        kinds: { scouting: { rate: { points: 10, durationSeconds: 3600 }, concurrent: 3 }, game: { concurrent: null } },
+        leaseTtlMs: 30_000,
+      },
     });
   });
 
@@ -76,6 +101,7 @@ describe('loadConfig', () => {
     ['HOST', '   ', 'a host name or IP address'],
     ['REDIS_URL', 'localhost:6379', 'a redis:// or rediss:// URL'],
     ['REDIS_URL', 'http://localhost:6379', 'a redis:// or rediss:// URL'],
+    ['REDIS_PREFIX', 'bad prefix!', 'a key prefix'],
     ['MONGODB_URI', 'postgres://localhost/troupe', 'a mongodb:// or mongodb+srv:// connection string'],
     ['MONGODB_URI', 'mongodb://', 'a mongodb:// or mongodb+srv:// connection string'],
     ['MONGODB_DB', 'troupe.prod', 'a MongoDB database name'],
@@ -83,6 +109,18 @@ describe('loadConfig', () => {
     ['EMBEDDED_MONGO_PORT', '99999', 'an integer 0-65535'],
     ['LOG_LEVEL', 'verbose', 'one of fatal, error, warn, info, debug, trace, silent'],
     ['LOG_PRETTY', 'maybe', 'a boolean'],
+    ['BODY_LIMIT', 'huge', 'a size such as 512kb, 1mb or 1048576'],
+    ['BODY_LIMIT', '2gb', 'a size such as 512kb, 1mb or 1048576'],
+    ['BODY_LIMIT', '10', 'a size such as 512kb, 1mb or 1048576'],
+    ['CORS_ORIGINS', 'example.com', '"*" or a comma-separated list of origins'],
+    ['CORS_ORIGINS', 'https://app.example.com/path', '"*" or a comma-separated list of origins'],
+    ['DEFAULT_RATE_POINTS', '0', 'a positive integer'],
+    ['DEFAULT_RATE_DURATION_SECONDS', '1.5', 'a positive integer'],
+    ['DEFAULT_CONCURRENT_TURNS', '-3', 'a positive integer'],
+    ['LEASE_TTL_SECONDS', 'ten', 'a positive integer'],
+    ['KIND_LIMITS', 'scouting', 'KIND:rate=POINTS/SECONDS,concurrent=N entries separated by ";"'],
+    ['KIND_LIMITS', 'scouting:rate=10', 'KIND:rate=POINTS/SECONDS,concurrent=N entries separated by ";"'],
+    ['KIND_LIMITS', 'scouting:speed=3', 'KIND:rate=POINTS/SECONDS,concurrent=N entries separated by ";"'],
   ];
   for (const [variable, value, expected] of badValues) {
     it(`rejects ${variable}=${JSON.stringify(value)} naming ${variable} and the expected form`, () => {
@@ -108,6 +146,32 @@ describe('loadConfig', () => {
     expect(error.message).to.not.include('pw123');
     expect(error.message).to.include('REDIS_URL must be');
     expect(error.message).to.include('MONGODB_URI must be');
+  });
+
+  it('explains which KIND_LIMITS entry is wrong', () => {
+    expect(configError({ KIND_LIMITS: 'scouting:rate=10' }).message).to.include('scouting rate "10" is not POINTS/SECONDS');
+    expect(configError({ KIND_LIMITS: 'game:concurrent=0' }).message).to.include('game concurrent "0" is not a positive integer');
+    expect(configError({ KIND_LIMITS: 'Game:concurrent=2' }).message).to.include('"Game" is not an actor kind name');
+    expect(configError({ KIND_LIMITS: 'game:concurrent=2;game:concurrent=3' }).message).to.include('kind "game" appears twice');
+    expect(configError({ KIND_LIMITS: 'game:concurrent=2,concurrent=3' }).message).to.include('game sets concurrent twice');
+  });
+
+  it('accepts "none", spaces and a trailing ";" in KIND_LIMITS', () => {
+    expect(loadConfig({ KIND_LIMITS: ' scouting : rate = none , concurrent = 4 ; ' }).limits.kinds).to.deep.equal({
+      scouting: { rate: null, concurrent: 4 },
+    });
+  });
+
+  it('reads CORS_ORIGINS=* and BODY_LIMIT in plain bytes', () => {
+    const config = loadConfig({ CORS_ORIGINS: '*', BODY_LIMIT: '2048' });
+    expect(config.gateway.corsOrigins).to.equal('*');
+    expect(config.gateway.bodyLimitBytes).to.equal(2048);
+  });
+
+  it('never echoes a bad METRICS_TOKEN', () => {
+    const error = configError({ METRICS_TOKEN: 'short' });
+    expect(error.message).to.include('METRICS_TOKEN must be a token of at least 16 characters (got "***")');
+    expect(error.message).to.not.include('short"');
   });
 
   it('ignores variables it does not know', () => {

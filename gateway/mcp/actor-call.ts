@@ -1,0 +1,94 @@
+/**
+ * One request-reply round trip to an actor on behalf of an MCP caller: validate the message, admit it
+ * through the user's limits, post it, and follow its reply stream to the terminal event. Tools and
+ * resources are both built on this; it answers with data or a failure, and throws only on faults
+ * (Redis down, a bug), which the MCP layer turns into an opaque internal error.
+ */
+import type { ActorClient } from '../../actors/runtime/client.js';
+import { RuntimeError } from '../../actors/runtime/client.js';
+import type { AnyKind } from '../../actors/runtime/contract.js';
+import { ActorRef } from '../../queues/envelope.js';
+import type { ReplyEvent } from '../../queues/reply-stream.js';
+import { ApiError } from '../error-response.js';
+import type { UserLimits } from '../limits.js';
+
+/** Who is calling, as the gateway's authentication resolves an API key. */
+export interface McpUser {
+  id: string;
+  name?: string;
+}
+
+export interface ActorCallDeps {
+  client: Pick<ActorClient, 'validate' | 'send' | 'replies'>;
+  limits: Pick<UserLimits, 'enqueueAdmitted'>;
+  /** Longest quiet gap in a reply stream before the call gives up (the message itself still runs). */
+  replyIdleTimeoutMs?: number;
+}
+
+/** Default quiet gap: long enough for an LLM turn, short enough that a lost reply does not hang an agent. */
+export const DEFAULT_REPLY_IDLE_TIMEOUT_MS = 120_000;
+
+export interface ActorFailure {
+  code: string;
+  message: string;
+  details: Record<string, unknown>;
+}
+
+export type ActorAnswer = { ok: true; data: unknown } | { ok: false; failure: ActorFailure };
+
+export interface ActorCall {
+  user: McpUser;
+  kind: AnyKind;
+  message: { actorId: string; type: string; payload: unknown };
+  /** Aborts the wait (the MCP request was cancelled or its connection closed). */
+  signal: AbortSignal;
+  /** Every non-terminal event of the reply stream (partial output, progress), in order. */
+  onEvent?: (event: ReplyEvent) => void;
+}
+
+const failure = (code: string, message: string, details: Record<string, unknown> = {}): ActorAnswer => ({ ok: false, failure: { code, message, details } });
+
+export async function callActor(deps: ActorCallDeps, call: ActorCall): Promise<ActorAnswer> {
+  const { user, kind, message, signal } = call;
+  const ref = ActorRef.safeParse({ kind: kind.kind, id: message.actorId });
+  if (!ref.success) return failure('bad_request', `invalid actor id for ${kind.kind}`, { issues: ref.error.issues });
+  const actor = ref.data;
+
+  let replyStream: string;
+  try {
+    deps.client.validate({ actor, type: message.type, payload: message.payload });
+    const sent = await deps.limits.enqueueAdmitted(user.id, kind, (lease) =>
+      deps.client.send({ actor, ownerId: user.id, type: message.type, payload: message.payload, lease }),
+    );
+    replyStream = sent.replyStream;
+  } catch (thrown) {
+    if (thrown instanceof RuntimeError) {
+      return failure(thrown.code, thrown.message, thrown.details === undefined ? {} : { issues: thrown.details });
+    }
+    if (thrown instanceof ApiError && thrown.status < 500) return failure(thrown.code, thrown.message, thrown.details);
+    throw thrown;
+  }
+
+  let reply: unknown = null;
+  for await (const event of deps.client.replies(replyStream, { signal, idleTimeoutMs: deps.replyIdleTimeoutMs ?? DEFAULT_REPLY_IDLE_TIMEOUT_MS })) {
+    if (event.event === 'reply') reply = event.data;
+    else if (event.event === 'done') return { ok: true, data: reply };
+    else if (event.event === 'error') return { ok: false, failure: failureOf(event.data) };
+    else call.onEvent?.(event);
+  }
+  if (signal.aborted) return failure('cancelled', 'the call was cancelled before the actor answered');
+  return failure('reply_timeout', `no answer from ${kind.kind} ${actor.id} yet; the message is still queued or running`, {
+    replyStream,
+  });
+}
+
+/** The data of a terminal `error` event, `{ code, message, details }` as the runtime writes it. */
+function failureOf(data: unknown): ActorFailure {
+  const d = (typeof data === 'object' && data !== null ? data : {}) as { code?: unknown; message?: unknown; details?: unknown };
+  const details = d.details === undefined || d.details === null ? {} : typeof d.details === 'object' && !Array.isArray(d.details) ? (d.details as Record<string, unknown>) : { issues: d.details };
+  return {
+    code: typeof d.code === 'string' ? d.code : 'turn_failed',
+    message: typeof d.message === 'string' ? d.message : 'the actor could not handle the message',
+    details,
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * MCP resources, registered generically like tools: a kind may declare `resources`, each a URI template
+ * whose read becomes one message to one actor; the reply becomes the resource text. No kind declares
+ * any yet (mail will: `email://inbox/{inbox_id}/recent`, `email://thread/{thread_id}`).
+ */
+import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpError, ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { AnyKind, Logger } from '../../actors/runtime/contract.js';
+import { callActor, type ActorCallDeps, type ActorFailure, type McpUser } from './actor-call.js';
+import { failureText } from './tools.js';
+
+/** What a kind declares to expose an MCP resource (belongs beside ToolContract in actors/runtime/contract.ts). */
+export interface ResourceContract {
+  name: string;
+  title?: string;
+  description: string;
+  /** RFC 6570 URI template, e.g. `email://thread/{thread_id}`. */
+  uriTemplate: string;
+  /** Of the text `render` returns; default application/json. */
+  mimeType?: string;
+  /** Which actor answers a read, and with which message. Variables are validated by the kind's message schema. */
+  toMessage(variables: Record<string, string>, caller: { userId: string }): { actorId: string; type: string; payload: unknown };
+  /** The reply as the resource's text; default: JSON. */
+  render?(data: unknown): string;
+}
+
+/** The field a kind adds to declare resources (not in KindBase yet). */
+export interface WithResources {
+  resources?: ResourceContract[];
+}
+
+export type KindWithResources = AnyKind & WithResources;
+
+/** JSON-RPC code MCP uses for "resource not found". */
+const RESOURCE_NOT_FOUND = -32002;
+
+export interface CatalogueResource {
+  kind: AnyKind;
+  contract: ResourceContract;
+}
+
+/** Collects every kind's resources once, refusing undescribed or duplicate ones. */
+export function resourceCatalogue(kinds: AnyKind[]): CatalogueResource[] {
+  const seen = new Set<string>();
+  const resources: CatalogueResource[] = [];
+  for (const kind of kinds as KindWithResources[]) {
+    for (const contract of kind.resources ?? []) {
+      if (contract.description.trim() === '') throw new Error(`resource ${contract.name} of kind ${kind.kind} has no description`);
+      if (seen.has(contract.name)) throw new Error(`resource ${contract.name} is declared twice`);
+      seen.add(contract.name);
+      resources.push({ kind, contract });
+    }
+  }
+  return resources;
+}
+
+export interface ResourceDeps extends ActorCallDeps {
+  logger: Logger;
+}
+
+const Variables = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
+
+export function registerResources(server: McpServer, resources: CatalogueResource[], deps: ResourceDeps, user: McpUser): void {
+  for (const { kind, contract } of resources) {
+    server.registerResource(
+      contract.name,
+      new ResourceTemplate(contract.uriTemplate, { list: undefined }),
+      { title: contract.title, description: contract.description, mimeType: contract.mimeType ?? 'application/json' },
+      async (uri, variables, extra): Promise<ReadResourceResult> => {
+        // A template variable may match a list (`{a*}`); a message field takes the first value.
+        const flat = Object.fromEntries(Object.entries(Variables.parse(variables)).map(([k, v]) => [k, Array.isArray(v) ? (v[0] ?? '') : v]));
+        let answer;
+        try {
+          answer = await callActor(deps, { user, kind, message: contract.toMessage(flat, { userId: user.id }), signal: extra.signal });
+        } catch (thrown) {
+          deps.logger.error({ err: thrown, resource: contract.name, userId: user.id }, 'MCP resource read failed');
+          throw new McpError(ErrorCode.InternalError, 'the resource could not be read; try again later');
+        }
+        if (!answer.ok) throw resourceError(answer.failure);
+        const text = contract.render ? contract.render(answer.data) : JSON.stringify(answer.data ?? null);
+        return { contents: [{ uri: uri.href, mimeType: contract.mimeType ?? 'application/json', text }] };
+      },
+    );
+  }
+}
+
+function resourceError(failure: ActorFailure): McpError {
+  const code = failure.code === 'not_found' ? RESOURCE_NOT_FOUND : failure.code === 'bad_request' ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest;
+  return new McpError(code, failureText(failure), { code: failure.code, details: failure.details });
+}

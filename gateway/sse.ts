@@ -1,0 +1,218 @@
+/**
+ * The one module that writes Server-Sent Events for reply streams. It uses koa-sse-stream (the stack's
+ * choice) and contains its problems:
+ *
+ * - its object mode writes `data: [object Object]`: every frame is handed over with `data` already a
+ *   JSON string (only `event`/`id` ride beside it), heartbeats are comment strings;
+ * - its middleware factory starts a global ping `setInterval` that is never cleared (the process cannot
+ *   exit) and `console.log`s on every tick: we build the middleware once, with the longest pingInterval,
+ *   and clear the timer it created right away; heartbeats are ours, per stream, and unref'd;
+ * - Koa 3 pipes a stream body with `stream.pipeline` and reports the "premature close" of every client
+ *   disconnect to `app.onerror` (console.error by default): we pipe the writer to the socket ourselves
+ *   (`ctx.respond = false`) and treat a disconnect as the normal end it is.
+ *
+ * Events carry the Redis Stream entry id as `id:`, so a client resumes with `Last-Event-ID` (header, or
+ * `lastEventId` query parameter for clients without EventSource). A `done` or `error` event ends the
+ * response; a client disconnect aborts the reader.
+ */
+import { once } from 'node:events';
+import { pipeline } from 'node:stream';
+import type { Context, Middleware } from 'koa';
+import koaSse, { type SseFrame, type SseWriter } from 'koa-sse-stream';
+import { z } from 'zod';
+import type { Logger } from '../actors/runtime/contract.js';
+import { TERMINAL_EVENTS, type ReplyEvent } from '../queues/reply-stream.js';
+import { ApiError, toErrorResponse } from './error-response.js';
+
+/** Default interval of heartbeat comments: below the 30-60 s idle timeouts of common proxies. */
+export const DEFAULT_HEARTBEAT_MS = 15_000;
+/** Node clamps larger timer delays to 1 ms (and warns), which would make a "never" ping fire constantly. */
+const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+
+/** A Redis Stream entry id, the only thing `Last-Event-ID` may carry. */
+export const LastEventId = z.string().regex(/^\d{1,20}-\d{1,20}$/, 'Last-Event-ID must be a reply stream entry id such as 1700000000000-0');
+
+/** An event the writer sends; `id` is absent for events the gateway adds (they are not in the stream). */
+export interface OutgoingEvent {
+  event: string;
+  id?: string;
+  data: unknown;
+}
+
+/**
+ * Why a stream ended: a terminal event was sent, the client left, the caller's signal stopped it, or the
+ * source ended (without a terminal event) or failed.
+ */
+export type StreamEnd = 'terminal' | 'disconnected' | 'stopped' | 'source_ended' | 'source_failed';
+
+export interface StreamEventsOptions {
+  /** The caller's own cancellation (e.g. server shutdown); the stream also stops when the client leaves. */
+  signal?: AbortSignal;
+  /** Interval of `: heartbeat` comments (ms); 0 turns them off. */
+  heartbeatMs?: number;
+  logger?: Logger;
+}
+
+export interface EventStream {
+  /** Settles when the response is over (never rejects); a handler must not await it before returning. */
+  finished: Promise<StreamEnd>;
+}
+
+let containedMiddleware: Middleware | undefined;
+
+/**
+ * koa-sse-stream's middleware, built once per process with its ping timer cleared. The factory is
+ * synchronous and reaches `setInterval` through the global object, so swapping the global for the
+ * duration of the call captures exactly the timers it creates.
+ */
+export function koaSseMiddleware(): Middleware {
+  if (containedMiddleware) return containedMiddleware;
+  const created: Array<ReturnType<typeof setInterval>> = [];
+  const realSetInterval = globalThis.setInterval;
+  globalThis.setInterval = ((...args: Parameters<typeof setInterval>) => {
+    const timer = realSetInterval(...args);
+    created.push(timer);
+    return timer;
+  }) as typeof setInterval;
+  try {
+    containedMiddleware = koaSse({ pingInterval: MAX_TIMER_DELAY_MS, maxClients: Number.MAX_SAFE_INTEGER });
+  } finally {
+    globalThis.setInterval = realSetInterval;
+    for (const timer of created) {
+      clearInterval(timer);
+      // Belt and braces should a future version arm the timer some other way: it then cannot hold the process.
+      timer.unref();
+    }
+  }
+  return containedMiddleware;
+}
+
+/** The resume point of a request: `Last-Event-ID` header first (a reconnecting EventSource sets it), else `?lastEventId=`. */
+export function lastEventIdOf(ctx: Context): string | undefined {
+  const header = ctx.get('last-event-id');
+  const query = ctx.query.lastEventId;
+  const raw = header !== '' ? header : Array.isArray(query) ? query[query.length - 1] : query;
+  if (raw === undefined || raw === '') return undefined;
+  const parsed = LastEventId.safeParse(raw);
+  if (!parsed.success) {
+    throw new ApiError(400, 'bad_request', parsed.error.issues[0]?.message ?? 'invalid Last-Event-ID', { lastEventId: raw.slice(0, 100) });
+  }
+  return parsed.data;
+}
+
+/** The terminal `error` event for something thrown mid-stream; server faults do not leak their message. */
+export function errorEventOf(thrown: unknown): OutgoingEvent {
+  const { body } = toErrorResponse(thrown);
+  return { event: 'error', data: body.error };
+}
+
+/** A frame whose `data` is a JSON string, never an object (see the module comment). */
+export function frameOf(event: OutgoingEvent): SseFrame {
+  // A line break in a field would end the frame early; actor event names are plain words anyway.
+  const frame: SseFrame = { event: event.event.replace(/[\r\n]/g, ' '), data: JSON.stringify(event.data ?? null) };
+  if (event.id !== undefined) frame.id = event.id.replace(/[\r\n]/g, '');
+  return frame;
+}
+
+type EventSource = AsyncIterable<ReplyEvent | OutgoingEvent>;
+
+/**
+ * Answers the request with an SSE stream of `events`, and returns at once (Koa must not wait for the
+ * stream). Prefer passing a function: it receives a signal that aborts when the client disconnects (or
+ * `options.signal` aborts), to hand to the reader, e.g. `(signal) => client.replies(stream, { signal })`.
+ * Call this only after every check that may answer with a JSON error: from here on, errors become a
+ * terminal `error` event.
+ */
+export async function streamEvents(
+  ctx: Context,
+  events: EventSource | ((signal: AbortSignal) => EventSource),
+  options: StreamEventsOptions = {},
+): Promise<EventStream> {
+  // The library would console.error and fall through; this is a programming error, say so loudly.
+  if (ctx.res.headersSent) throw new Error('streamEvents: the response has already started');
+  await koaSseMiddleware()(ctx, async () => undefined);
+  const writer = (ctx as Context & { sse?: SseWriter }).sse;
+  if (!writer) throw new ApiError(500, 'internal_server_error', 'the event stream could not be opened');
+
+  // Listen to the response's 'close', not the request's: Node 20 closes a request once its body is read.
+  const clientGone = new AbortController();
+  const stop = new AbortController();
+  clientGone.signal.addEventListener('abort', () => stop.abort(), { once: true });
+  if (options.signal?.aborted) stop.abort();
+  else options.signal?.addEventListener('abort', () => stop.abort(), { once: true });
+  const { res } = ctx;
+  ctx.respond = false;
+  res.flushHeaders();
+  // Our own pipe: Koa's would report every client disconnect ("premature close") to app.onerror.
+  pipeline(writer, res, () => clientGone.abort());
+  res.once('close', () => clientGone.abort());
+
+  const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+  const heartbeat = heartbeatMs > 0 ? setInterval(() => writer.destroyed || writer.send(':heartbeat'), Math.min(heartbeatMs, MAX_TIMER_DELAY_MS)) : undefined;
+  heartbeat?.unref();
+  stop.signal.addEventListener('abort', () => clearInterval(heartbeat), { once: true });
+
+  const source = typeof events === 'function' ? events(stop.signal) : events;
+  const finished = pump(writer, res, source, stop.signal, options.logger)
+    .then((end) => {
+      // Stopped by the caller (e.g. shutdown) with the client still there: end without a terminal event,
+      // so an EventSource reconnects with Last-Event-ID (to this or another gateway) and loses nothing.
+      if (end === 'stopped' && !clientGone.signal.aborted) writer.sendEnd(':closing');
+      return clientGone.signal.aborted && end === 'stopped' ? 'disconnected' : end;
+    })
+    .finally(() => clearInterval(heartbeat));
+  return { finished };
+}
+
+/** Writes events until a terminal one; 'stopped' when the signal ended it (client gone or caller's abort). */
+async function pump(
+  writer: SseWriter,
+  res: Context['res'],
+  events: EventSource,
+  signal: AbortSignal,
+  logger: Logger | undefined,
+): Promise<StreamEnd | 'stopped'> {
+  try {
+    for await (const event of events) {
+      if (signal.aborted) return 'stopped';
+      if (TERMINAL_EVENTS.has(event.event)) {
+        writer.sendEnd(frameOf(event));
+        return 'terminal';
+      }
+      writer.send(frameOf(event));
+      await roomToWrite(writer, res, signal);
+    }
+    if (signal.aborted) return 'stopped';
+    // Never silence: a source that stops without an answer still ends with a clear error.
+    writer.sendEnd(frameOf({ event: 'error', data: { code: 'stream_ended', message: 'the reply stream ended without a result', details: {} } }));
+    return 'source_ended';
+  } catch (thrown) {
+    if (signal.aborted) return 'stopped';
+    logger?.error({ err: thrown }, 'event stream failed');
+    writer.sendEnd(frameOf(errorEventOf(thrown)));
+    return 'source_failed';
+  }
+}
+
+/** Stops reading while a slow client has a full socket buffer, so events wait in Redis rather than in memory. */
+async function roomToWrite(writer: SseWriter, res: Context['res'], signal: AbortSignal): Promise<void> {
+  while (!signal.aborted && writer.readableLength >= writer.readableHighWaterMark && res.writableNeedDrain) {
+    await once(res, 'drain', { signal }).catch(() => undefined);
+  }
+}
+
+/** What a route needs from the actor client to stream one reply stream. */
+export interface ReplySource {
+  replies(stream: string, options: { lastEventId?: string; signal?: AbortSignal; idleTimeoutMs?: number }): AsyncIterable<ReplyEvent>;
+}
+
+/** Streams one reply stream, resuming after the request's Last-Event-ID. */
+export async function streamReplies(
+  ctx: Context,
+  client: ReplySource,
+  replyStream: string,
+  options: StreamEventsOptions & { idleTimeoutMs?: number } = {},
+): Promise<EventStream> {
+  const lastEventId = lastEventIdOf(ctx);
+  return streamEvents(ctx, (signal) => client.replies(replyStream, { lastEventId, signal, idleTimeoutMs: options.idleTimeoutMs }), options);
+}

@@ -1,0 +1,25 @@
+/** A troupe user: the owner of actors (`ownerId` = the user's id) and of API keys. */
+import { Schema, type Connection, type Model, type Types } from 'mongoose';
+
+export interface UserRecord {
+  _id: Types.ObjectId;
+  /** Unique, chosen by the operator (`troupe users create NAME`). */
+  name: string;
+  createdAt: Date;
+  /** Set when the user is revoked: none of their keys authenticate any more. */
+  revokedAt?: Date;
+}
+
+const schema = new Schema<UserRecord>(
+  {
+    name: { type: String, required: true },
+    createdAt: { type: Date, required: true, default: () => new Date() },
+    revokedAt: { type: Date },
+  },
+  { collection: 'users', versionKey: false },
+);
+schema.index({ name: 1 }, { unique: true });
+
+export function userRecords(connection: Connection): Model<UserRecord> {
+  return (connection.models.User as Model<UserRecord> | undefined) ?? connection.model<UserRecord>('User', schema);
+}

@@ -1,0 +1,195 @@
+/**
+ * `npm run bench:runtime`: request/reply throughput and latency end to end — HTTP → gateway → BullMQ →
+ * actor → Redis Stream → SSE, with one gateway and one worker process — against raw BullMQ add+process
+ * jobs/s on the same Redis, measured in the same run.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { Queue, QueueEvents, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { createParser } from 'eventsource-parser';
+import type { Logger } from '../logger.js';
+
+export interface RuntimeBenchOptions {
+  redisUrl: string;
+  logger: Logger;
+  /** Timed request/reply messages (and raw jobs). */
+  messages?: number;
+  /** Requests in flight at once (each loop talks to its own actor). */
+  concurrency?: number;
+  warmup?: number;
+}
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+function troupe(args: string[], env: Record<string, string>): { child: ChildProcess; output: () => string; waitFor: (text: string) => Promise<void> } {
+  const child = spawn(process.execPath, ['bin/troupe.js', ...args], { cwd: repoRoot, env: { ...process.env, ...env, LOG_LEVEL: 'info', LOG_PRETTY: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  return {
+    child,
+    output: () => output,
+    waitFor: (text) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          if (output.includes(text)) {
+            clearInterval(timer);
+            resolve();
+          } else if (child.exitCode !== null) {
+            clearInterval(timer);
+            reject(new Error(`troupe ${args.join(' ')} exited before "${text}":\n${output}`));
+          }
+        };
+        const timer = setInterval(check, 20);
+      }),
+  };
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+/** One POST answered as SSE, read until `done`; resolves with the latency in ms. */
+async function requestReply(url: string, key: string, text: string): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+    body: JSON.stringify({ type: 'say', payload: { text } }),
+  });
+  if (res.status !== 200 || !res.body) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+  let finished = false;
+  let failure: string | undefined;
+  const parser = createParser({
+    onEvent(e) {
+      if (e.event === 'done') finished = true;
+      if (e.event === 'error') failure = e.data;
+    },
+  });
+  const decoder = new TextDecoder();
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    parser.feed(decoder.decode(chunk, { stream: true }));
+    if (finished || failure) break;
+  }
+  if (failure) throw new Error(`error event: ${failure}`);
+  if (!finished) throw new Error('stream ended without done');
+  return performance.now() - started;
+}
+
+async function rawBullmq(redisUrl: string, jobs: number, concurrency: number): Promise<{ jobs: number; seconds: number; jobs_per_sec: number }> {
+  const name = `troupe-bench-raw-${process.pid}`;
+  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const queue = new Queue(name, { connection });
+  const events = new QueueEvents(name, { connection: new Redis(redisUrl, { maxRetriesPerRequest: null }) });
+  await events.waitUntilReady();
+  let completed = 0;
+  let resolveAll!: () => void;
+  const all = new Promise<void>((r) => (resolveAll = r));
+  const worker = new Worker(name, async () => null, { connection: new Redis(redisUrl, { maxRetriesPerRequest: null }), concurrency: 50 });
+  worker.on('completed', () => {
+    completed += 1;
+    if (completed === jobs) resolveAll();
+  });
+  const started = performance.now();
+  // Same shape as the end-to-end run: `concurrency` producers adding one job at a time.
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < jobs) {
+        next += 1;
+        await queue.add('job', { n: next }, { removeOnComplete: true });
+      }
+    }),
+  );
+  await all;
+  const seconds = (performance.now() - started) / 1000;
+  await worker.close();
+  await events.close();
+  await queue.obliterate({ force: true });
+  await queue.close();
+  connection.disconnect();
+  return { jobs, seconds: round(seconds), jobs_per_sec: Math.round(jobs / seconds) };
+}
+
+const round = (n: number, digits = 3) => Number(n.toFixed(digits));
+
+export async function runRuntimeBench({ redisUrl, logger, messages = 3000, concurrency = 32, warmup = 300 }: RuntimeBenchOptions) {
+  const [mongoPort, httpPort] = [await freePort(), await freePort()];
+  const mongoUri = `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`;
+  const env = { REDIS_URL: redisUrl, MONGODB_URI: mongoUri, MONGODB_DB: `bench_${process.pid}`, PORT: String(httpPort), HOST: '127.0.0.1', KIND_LIMITS: `echo:rate=100000000/60,concurrent=100000` };
+  const processes: ChildProcess[] = [];
+  try {
+    const mongo = troupe(['mongo', '--port', String(mongoPort)], env);
+    processes.push(mongo.child);
+    await mongo.waitFor('listening');
+    const users = troupe(['users', 'create', `bench-${process.pid}`], env);
+    await once(users.child, 'exit');
+    const key = /trp_[A-Za-z0-9_-]+/.exec(users.output())?.[0];
+    if (!key) throw new Error(`could not create the bench user:\n${users.output()}`);
+    const worker = troupe(['worker', '--kinds', 'echo'], env);
+    processes.push(worker.child);
+    const gateway = troupe(['gateway'], env);
+    processes.push(gateway.child);
+    await Promise.all([worker.waitFor('workers started'), gateway.waitFor('troupe gateway is up')]);
+    logger.info({ messages, concurrency }, 'end-to-end run');
+
+    const base = `http://127.0.0.1:${httpPort}`;
+    const runLoad = async (total: number, tag: string) => {
+      const latencies: number[] = [];
+      let next = 0;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: concurrency }, async (_, loop) => {
+          const url = `${base}/actors/echo/bench-${tag}-${loop}/messages`;
+          while (next < total) {
+            next += 1;
+            latencies.push(await requestReply(url, key, 'hello troupe bench'));
+          }
+        }),
+      );
+      return { latencies, seconds: (performance.now() - started) / 1000 };
+    };
+    await runLoad(warmup, `warm${process.pid}`);
+    const { latencies, seconds } = await runLoad(messages, `run${process.pid}`);
+    latencies.sort((a, b) => a - b);
+    const e2e = {
+      messages,
+      concurrency,
+      seconds: round(seconds),
+      msgs_per_sec: Math.round(messages / seconds),
+      p50_ms: round(percentile(latencies, 50), 1),
+      p99_ms: round(percentile(latencies, 99), 1),
+      max_ms: round(latencies[latencies.length - 1], 1),
+    };
+    logger.info({ jobs: messages }, 'raw BullMQ run');
+    const raw = await rawBullmq(redisUrl, messages, concurrency);
+    const ratio = round(e2e.msgs_per_sec / raw.jobs_per_sec);
+    return {
+      node: process.version,
+      path: 'HTTP POST (Accept: text/event-stream) → gateway → Redis Stream mailbox + BullMQ drain job → echo actor turn (Mongo commit) → Redis Stream reply → SSE',
+      processes: { gateways: 1, workers: 1, mongo: 'troupe mongo (embedded, memory)' },
+      end_to_end: e2e,
+      raw_bullmq: { ...raw, producers: concurrency, worker_concurrency: 50 },
+      ratio_e2e_vs_raw: ratio,
+      acceptance: { e2e_at_least_40pct_of_raw_bullmq: ratio >= 0.4 },
+    };
+  } finally {
+    for (const p of processes.reverse()) {
+      if (p.exitCode === null) {
+        p.kill('SIGTERM');
+        await once(p, 'exit');
+      }
+    }
+  }
+}

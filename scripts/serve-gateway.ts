@@ -1,0 +1,69 @@
+import type { Redis } from 'ioredis';
+import type { Connection } from 'mongoose';
+import { ActorClient } from '../actors/runtime/client.js';
+import type { AnyKind } from '../actors/runtime/contract.js';
+import { createActorRouter } from '../gateway/actor-routes.js';
+import { createGatewayApp } from '../gateway/app.js';
+import { authenticateRequest } from '../gateway/auth.js';
+import { startHttpServer } from '../gateway/http-server.js';
+import { UserLimits } from '../gateway/limits.js';
+import { createMcpRouter } from '../gateway/mcp/router.js';
+import { TroupeMetrics } from '../gateway/metrics.js';
+import { mongoReadinessCheck, redisReadinessCheck } from '../gateway/readiness.js';
+import { UserDirectory } from '../gateway/users.js';
+import type { RedisNames } from '../queues/keys.js';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+
+export interface ServeGatewayDeps {
+  config: Config;
+  logger: Logger;
+  redis: Redis;
+  redisUrl: string;
+  mongo: Connection;
+  kinds: AnyKind[];
+  names: RedisNames;
+}
+
+export interface ServedGateway {
+  url: string;
+  users: UserDirectory;
+  close(): Promise<void>;
+}
+
+/** Readiness also needs a live worker for every kind the gateway routes to (else messages would only queue). */
+function workersReadinessCheck(client: ActorClient) {
+  return async () => {
+    const live = await client.liveWorkers();
+    const missing = Object.entries(live).filter(([, n]) => n === 0).map(([kind]) => kind);
+    if (missing.length) throw new Error(`no live worker for: ${missing.join(', ')}`);
+  };
+}
+
+/** The gateway of one process: actor routes and MCP behind auth and limits, health and metrics, on HTTP. */
+export async function serveGateway({ config, logger, redis, redisUrl, mongo, kinds, names }: ServeGatewayDeps): Promise<ServedGateway> {
+  const users = await UserDirectory.open(mongo);
+  const client = new ActorClient(redisUrl, mongo, kinds, names);
+  const limits = new UserLimits(redis, { ...config.limits, keyPrefix: names.prefix });
+  const metrics = new TroupeMetrics({ queueDepth: () => client.queueDepth() });
+  const actorRoutes = createActorRouter({ client, limits, observeTurn: (kind, seconds, outcome) => metrics.observeTurn(kind, seconds, outcome) });
+  const mcp = createMcpRouter({ client, limits, authenticate: (headers) => authenticateRequest(users, headers), logger: logger.child({ component: 'mcp' }), redisUrl });
+  const app = createGatewayApp({
+    logger: logger.child({ component: 'gateway' }),
+    readinessChecks: { redis: redisReadinessCheck(redis), mongo: mongoReadinessCheck(mongo), workers: workersReadinessCheck(client) },
+    users,
+    metrics,
+    routers: [actorRoutes, mcp.router],
+    ...config.gateway,
+  });
+  const http = await startHttpServer(app, config.http);
+  return {
+    url: http.url,
+    users,
+    async close() {
+      await http.close();
+      await mcp.close();
+      await client.close();
+    },
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * `troupe users create|list|revoke|key`: manage users and API keys directly in MongoDB (MONGODB_URI, or
+ * the embedded server on EMBEDDED_MONGO_DBPATH when nothing else holds it). Results go to stdout,
+ * problems to stderr as one `troupe: ...` line with exit code 1.
+ */
+import { resolve } from 'node:path';
+import { connectMongo, MongoUnavailableError, type MongoConnection } from '../models/connection.js';
+import { ApiError } from '../gateway/error-response.js';
+import { UserDirectory, type UserSummary } from '../gateway/users.js';
+import type { Config, LogLevel } from './config.js';
+import { readEmbeddedMongoAddress } from './embedded-mongo-address.js';
+import { createLogger, type Logger } from './logger.js';
+
+export type Output = Pick<NodeJS.WriteStream, 'write'>;
+
+export interface UsersCommandIo {
+  stdout: Output;
+  stderr: Output;
+}
+
+const defaultIo: UsersCommandIo = { stdout: process.stdout, stderr: process.stderr };
+
+export async function runUsersCreate(name: string, config: Config, io = defaultIo): Promise<number> {
+  return withUserDirectory(config, io, async (users) => {
+    const { user, key } = await users.createUser(name, 'cli');
+    io.stdout.write(
+      `Created user ${user.name} (id ${user.id}).\n` +
+        'API key (shown only now; store it safely):\n\n' +
+        `  ${key}\n\n` +
+        'Send it as "Authorization: Bearer <key>" or "X-API-Key: <key>".\n',
+    );
+    return 0;
+  });
+}
+
+export async function runUsersKey(name: string, config: Config, io = defaultIo): Promise<number> {
+  return withUserDirectory(config, io, async (users) => {
+    const { user, key } = await users.issueKey(name, 'cli');
+    io.stdout.write(`New API key for ${user.name} (shown only now; store it safely):\n\n  ${key}\n\n`);
+    return 0;
+  });
+}
+
+export async function runUsersList(config: Config, { json = false }: { json?: boolean } = {}, io = defaultIo): Promise<number> {
+  return withUserDirectory(config, io, async (users) => {
+    const list = await users.listUsers();
+    io.stdout.write(json ? `${JSON.stringify(list, null, 2)}\n` : usersTable(list));
+    return 0;
+  });
+}
+
+export async function runUsersRevoke(target: string, config: Config, io = defaultIo): Promise<number> {
+  return withUserDirectory(config, io, async (users) => {
+    const outcome = await users.revoke(target);
+    if (outcome.revoked === 'user') {
+      io.stdout.write(
+        outcome.alreadyRevoked
+          ? `User ${outcome.name} was already revoked${outcome.keys > 0 ? `; revoked ${outcome.keys} remaining API key(s)` : ''}.\n`
+          : `Revoked user ${outcome.name} and ${outcome.keys} API key(s).\n`,
+      );
+    } else {
+      io.stdout.write(
+        outcome.alreadyRevoked
+          ? `API key ${outcome.prefix} (user ${outcome.user}) was already revoked.\n`
+          : `Revoked API key ${outcome.prefix} of user ${outcome.user}.\n`,
+      );
+    }
+    return 0;
+  });
+}
+
+/** NAME / CREATED / KEYS / REVOKED, one user per line; revoked keys are marked. */
+export function usersTable(users: UserSummary[]): string {
+  if (users.length === 0) return 'No users yet. Create one with: troupe users create NAME\n';
+  const rows = users.map((user) => [
+    user.name,
+    user.createdAt.toISOString(),
+    user.keys.map((key) => (key.revokedAt ? `${key.prefix} (revoked)` : key.prefix)).join(', ') || '-',
+    user.revokedAt ? user.revokedAt.toISOString() : '-',
+  ]);
+  const header = ['NAME', 'CREATED', 'KEYS', 'REVOKED'];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
+  return `${[line(header), ...rows.map(line)].join('\n')}\n`;
+}
+
+async function withUserDirectory(config: Config, io: UsersCommandIo, run: (users: UserDirectory) => Promise<number>): Promise<number> {
+  // stdout carries the command's answer; connection logs go to stderr, and only when asked for.
+  const logger = createLogger({ ...config.log, level: quieter(config.log.level), fd: 2 });
+  let mongo: MongoConnection;
+  try {
+    mongo = await connect(config, logger);
+  } catch (error) {
+    if (error instanceof MongoUnavailableError) {
+      io.stderr.write(`troupe: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  try {
+    return await run(await UserDirectory.open(mongo.connection));
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    io.stderr.write(`troupe: ${error.message}\n`);
+    return 1;
+  } finally {
+    await mongo.stop();
+  }
+}
+
+/** `info` would print "connected to MongoDB" on every command; keep warnings and explicit debugging. */
+function quieter(level: LogLevel): LogLevel {
+  return level === 'info' ? 'warn' : level;
+}
+
+/**
+ * Connects like `troupe start` does. Without MONGODB_URI the embedded server opens the journal in
+ * EMBEDDED_MONGO_DBPATH, which a running `troupe start` (or `troupe mongo --dbpath`) holds locked: then
+ * say which MONGODB_URI reaches that server instead of failing on the lock.
+ */
+async function connect(config: Config, logger: Logger): Promise<MongoConnection> {
+  const { uri, dbName, embedded } = config.mongo;
+  if (uri === undefined) {
+    const running = await readEmbeddedMongoAddress(embedded.dbpath);
+    if (running) throw dbpathInUse(embedded.dbpath, `by troupe process ${running.pid}`, running.uri);
+  }
+  try {
+    return await connectMongo({ uri, dbName, embedded, logger, serverSelectionTimeoutMs: 5_000 });
+  } catch (error) {
+    if (uri === undefined && error instanceof MongoUnavailableError && /in use by process (\d+)/.test(error.message)) {
+      const pid = /in use by process (\d+)/.exec(error.message)![1];
+      throw dbpathInUse(embedded.dbpath, `by process ${pid}`, undefined);
+    }
+    throw error;
+  }
+}
+
+function dbpathInUse(dbpath: string, holder: string, runningUri: string | undefined): MongoUnavailableError {
+  const where = runningUri === undefined ? "that server's URI (it logs it at start-up)" : runningUri;
+  return new MongoUnavailableError(
+    `MONGODB_URI is not set and the embedded MongoDB data directory ${resolve(dbpath)} (EMBEDDED_MONGO_DBPATH) is in use ${holder}. ` +
+      `Run this command with MONGODB_URI set to ${where}` +
+      (runningUri === undefined ? '' : `, e.g. MONGODB_URI='${runningUri}' troupe users list`) +
+      ', or stop that process first.',
+  );
+}

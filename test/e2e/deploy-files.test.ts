@@ -1,0 +1,178 @@
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { constants } from 'node:fs';
+import { access, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { loadConfig } from '../../scripts/config.js';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(file: string, args: string[], timeoutMs: number): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    execFile(file, args, { cwd: repoRoot, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== 'number') reject(error);
+      else resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** The first executable called `name` on PATH, or undefined. */
+async function onPath(name: string): Promise<string | undefined> {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (dir === '') continue;
+    const candidate = join(dir, name);
+    try {
+      await access(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** The JSON (exec form) argument of the last `INSTRUCTION [...]` line of a Dockerfile. */
+function execForm(dockerfile: string, instruction: string): unknown {
+  const lines = dockerfile.split('\n').filter((line) => line.startsWith(`${instruction} `));
+  expect(lines, `a ${instruction} line in the Dockerfile`).to.not.be.empty;
+  return JSON.parse(lines.at(-1)!.slice(instruction.length + 1));
+}
+
+type Service = {
+  image?: string;
+  build?: unknown;
+  command?: string[];
+  environment?: Record<string, string>;
+  depends_on?: Record<string, { condition: string }>;
+  deploy?: { replicas?: number };
+  healthcheck?: { test?: string[]; disable?: boolean };
+  ports?: string[];
+  volumes?: string[];
+};
+
+describe('deployment files (Dockerfile, docker-compose.yml)', function () {
+  this.timeout(30_000);
+  let compose: { services: Record<string, Service>; volumes?: Record<string, unknown> };
+  let dockerfile: string;
+
+  before(async () => {
+    compose = parse(await readFile(join(repoRoot, 'docker-compose.yml'), 'utf8'), { merge: true });
+    dockerfile = await readFile(join(repoRoot, 'Dockerfile'), 'utf8');
+  });
+
+  it('docker-compose config accepts docker-compose.yml', async function () {
+    const dockerCompose = await onPath('docker-compose');
+    if (dockerCompose === undefined) {
+      this.test!.title += ' (skipped: no docker-compose binary on PATH)';
+      this.skip();
+    }
+    const { code, stderr } = await run(dockerCompose, ['-f', 'docker-compose.yml', 'config', '-q'], 20_000);
+    expect(code, `docker-compose config -q failed:\n${stderr}`).to.equal(0);
+  });
+
+  it('runs Redis and MongoDB as a one-node replica set, both with healthchecks', () => {
+    const { redis, mongo } = compose.services;
+    expect(redis?.image).to.match(/^redis:7/);
+    expect(redis?.healthcheck?.test?.join(' ')).to.include('redis-cli ping');
+
+    expect(mongo?.image).to.match(/^mongo:7/);
+    expect(mongo?.command).to.include.members(['--replSet', 'rs0', '--bind_ip_all']);
+    expect(mongo?.command?.[mongo.command.indexOf('--replSet') + 1]).to.equal('rs0');
+    const check = mongo?.healthcheck?.test?.join(' ') ?? '';
+    expect(check).to.include("rs.initiate({ _id: 'rs0', members: [{ _id: 0, host: 'mongo:27017' }] })");
+    expect(check).to.include('isWritablePrimary');
+    const dataVolume = mongo?.volumes?.find((volume) => volume.endsWith(':/data/db'));
+    expect(dataVolume, 'a volume mounted at /data/db').to.be.a('string');
+    expect(compose.volumes).to.have.property(dataVolume!.split(':')[0]!);
+  });
+
+  for (const [name, role] of [
+    ['gateway', 'gateway'],
+    ['worker', 'worker'],
+  ] as const) {
+    it(`runs 2 ${name} replicas of the troupe image, configured for the stack`, () => {
+      const service = compose.services[name]!;
+      expect(service.build, `${name} builds the Dockerfile`).to.equal('.');
+      expect(service.deploy?.replicas).to.equal(2);
+      expect(service.command?.[0]).to.equal(role);
+      expect(service.environment).to.include({
+        REDIS_URL: 'redis://redis:6379',
+        MONGODB_URI: 'mongodb://mongo:27017/?replicaSet=rs0',
+        MONGODB_DB: 'troupe',
+        HOST: '0.0.0.0',
+        PORT: '8080',
+        LOG_LEVEL: 'info',
+      });
+      // The same zod schema the processes use at start accepts the environment.
+      const config = loadConfig(service.environment);
+      expect(config.http).to.deep.equal({ host: '0.0.0.0', port: 8080 });
+      expect(service.depends_on).to.deep.include({
+        redis: { condition: 'service_healthy' },
+        mongo: { condition: 'service_healthy' },
+      });
+    });
+  }
+
+  it('checks gateway health at /healthz and disables the HTTP check for workers', () => {
+    expect(compose.services.gateway?.healthcheck?.test?.join(' ')).to.include('/healthz');
+    expect(compose.services.gateway?.ports, 'gateways publish no host port (the proxy does)').to.equal(undefined);
+    expect(compose.services.worker?.healthcheck?.disable).to.equal(true);
+  });
+
+  it('puts an SSE-friendly proxy in front of the gateways', async () => {
+    const proxy = compose.services.proxy!;
+    expect(proxy.image).to.match(/^nginx:/);
+    expect(proxy.ports).to.have.lengthOf(1);
+    expect(proxy.volumes).to.include('./deploy/nginx.conf:/etc/nginx/nginx.conf:ro');
+    expect(proxy.depends_on).to.deep.include({ gateway: { condition: 'service_healthy' } });
+    const nginx = await readFile(join(repoRoot, 'deploy/nginx.conf'), 'utf8');
+    expect(nginx).to.match(/server gateway:8080 resolve;/);
+    expect(nginx).to.match(/proxy_buffering off;/);
+    expect(nginx).to.match(/proxy_read_timeout \d+[hm];/);
+  });
+
+  it('builds one non-root image whose entrypoint is the built CLI, gateway by default', async () => {
+    expect(dockerfile).to.match(/^ARG NODE_IMAGE=node:20-/m);
+    expect(dockerfile).to.match(/^RUN npm ci /m);
+    expect(dockerfile).to.match(/^RUN npm run build$/m);
+    expect(dockerfile).to.match(/--omit=dev/);
+    expect(dockerfile).to.match(/^USER node$/m);
+    expect(dockerfile).to.match(/^HEALTHCHECK .*\n?.*\/healthz/m);
+    expect(dockerfile).to.match(/^\s+HOST=0\.0\.0\.0 \\$/m);
+    expect(execForm(dockerfile, 'ENTRYPOINT')).to.deep.equal(['node', 'dist/scripts/cli.js']);
+    expect(execForm(dockerfile, 'CMD')).to.deep.equal(['gateway']);
+
+    const build = JSON.parse(await readFile(join(repoRoot, 'tsconfig.build.json'), 'utf8'));
+    expect(build.compilerOptions.outDir).to.equal('dist');
+    expect(build.include).to.include('scripts');
+
+    const ignored = (await readFile(join(repoRoot, '.dockerignore'), 'utf8')).split('\n');
+    expect(ignored).to.include.members(['node_modules', 'dist', '.troupe', '.git']);
+  });
+
+  it('the tsc build (npm run build) emits a CLI that runs from its output directory', async function () {
+    this.timeout(120_000);
+    // Same project file as `npm run build`, emitted under .troupe/ (git-ignored) instead of dist/.
+    await mkdir(join(repoRoot, '.troupe'), { recursive: true });
+    const outDir = await mkdtemp(join(repoRoot, '.troupe', 'build-check-'));
+    try {
+      const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+      const build = await run(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', outDir], 110_000);
+      expect(build.code, `tsc -p tsconfig.build.json failed:\n${build.stdout}${build.stderr}`).to.equal(0);
+      const help = await run(process.execPath, [join(outDir, 'scripts', 'cli.js'), '--help'], 10_000);
+      expect(help.code, help.stderr).to.equal(0);
+      expect(help.stdout).to.match(/^Usage: troupe /);
+    } finally {
+      await rm(outDir, { recursive: true, force: true });
+    }
+  });
+});
