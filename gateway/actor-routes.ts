@@ -71,10 +71,12 @@ function runtimeError(e: unknown): never {
 
 const wantsStream = (ctx: Context) => (ctx.get('accept') ?? '').includes('text/event-stream');
 
+const CLIENT_GONE = Object.freeze({ name: 'AbortError', message: 'the client disconnected' });
+
 /** Aborts when the HTTP client goes away (the response closes; the request closes as soon as its body is read). */
 function disconnectSignal(ctx: Context): AbortSignal {
   const controller = new AbortController();
-  ctx.res.once('close', () => controller.abort());
+  ctx.res.once('close', () => controller.abort(CLIENT_GONE));
   return controller.signal;
 }
 

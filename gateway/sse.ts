@@ -60,6 +60,10 @@ export interface EventStream {
 
 let containedMiddleware: Middleware | undefined;
 
+// Abort reasons made once: abort() without a reason builds a DOMException with a stack trace per stream.
+const STOPPED = Object.freeze({ name: 'AbortError', message: 'the event stream was stopped' });
+const CLIENT_GONE = Object.freeze({ name: 'AbortError', message: 'the client disconnected' });
+
 /**
  * koa-sse-stream's middleware, built once per process with its ping timer cleared. The factory is
  * synchronous and reaches `setInterval` through the global object, so swapping the global for the
@@ -137,15 +141,15 @@ export async function streamEvents(
   // Listen to the response's 'close', not the request's: Node 20 closes a request once its body is read.
   const clientGone = new AbortController();
   const stop = new AbortController();
-  clientGone.signal.addEventListener('abort', () => stop.abort(), { once: true });
-  if (options.signal?.aborted) stop.abort();
-  else options.signal?.addEventListener('abort', () => stop.abort(), { once: true });
+  clientGone.signal.addEventListener('abort', () => stop.abort(STOPPED), { once: true });
+  if (options.signal?.aborted) stop.abort(STOPPED);
+  else options.signal?.addEventListener('abort', () => stop.abort(STOPPED), { once: true });
   const { res } = ctx;
   ctx.respond = false;
   res.flushHeaders();
   // Our own pipe: Koa's would report every client disconnect ("premature close") to app.onerror.
-  pipeline(writer, res, () => clientGone.abort());
-  res.once('close', () => clientGone.abort());
+  pipeline(writer, res, () => clientGone.abort(CLIENT_GONE));
+  res.once('close', () => clientGone.abort(CLIENT_GONE));
 
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   const heartbeat = heartbeatMs > 0 ? setInterval(() => writer.destroyed || writer.send(':heartbeat'), Math.min(heartbeatMs, MAX_TIMER_DELAY_MS)) : undefined;

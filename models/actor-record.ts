@@ -38,7 +38,7 @@ export interface ActorRecord {
 }
 
 /** How many recent replies an actor keeps to answer duplicates of its messages. */
-export const REMEMBERED_REPLIES = 200;
+export const REMEMBERED_REPLIES = 50;
 
 const schema = new Schema<ActorRecord>(
   {

@@ -17,6 +17,14 @@ export class RedisNames {
   mailboxPattern(kind: string) {
     return `${this.prefix}:mailbox:${kind}:*`;
   }
+  /** Cache of an actor's owner (MongoDB is the source of truth; this spares the gateway a read per message). */
+  owner(ref: ActorRef) {
+    return `${this.prefix}:owner:${ref.kind}:${ref.id}`;
+  }
+  /** The mailbox id of the last turn whose outbox was fully performed. */
+  outboxDone(ref: ActorRef) {
+    return `${this.prefix}:outbox-done:${ref.kind}:${ref.id}`;
+  }
   /** Per-request reply stream (entry ids become SSE ids). */
   replies(messageId: string) {
     return `${this.prefix}:replies:${messageId}`;

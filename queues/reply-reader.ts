@@ -70,12 +70,19 @@ export class ReplyReader {
     }
   }
 
-  /** Wakes the blocked XREAD so it picks up new streams; repeats until the loop has seen them. */
+  private interrupting = false;
+
+  /** Wakes the blocked XREAD so it picks up new streams; repeats until the loop has seen every new follower. */
   private async interrupt() {
-    const wanted = this.generation;
-    while (!this.closed && this.readingGeneration < wanted && this.running) {
-      if (this.blocked && this.readerId !== undefined) await this.control.client('UNBLOCK', this.readerId).catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 5));
+    if (this.interrupting) return;
+    this.interrupting = true;
+    try {
+      while (!this.closed && this.running && this.readingGeneration < this.generation) {
+        if (this.blocked && this.readerId !== undefined) await this.control.client('UNBLOCK', this.readerId).catch(() => undefined);
+        if (this.readingGeneration < this.generation) await new Promise((r) => setTimeout(r, 2));
+      }
+    } finally {
+      this.interrupting = false;
     }
   }
 

@@ -160,12 +160,13 @@ bench
   .description('end-to-end request/reply msgs/s and latency through gateway, queue and actor vs raw BullMQ jobs/s')
   .option('--messages <n>', 'timed messages', (v: string) => Number(v), 3000)
   .option('--concurrency <n>', 'requests in flight', (v: string) => Number(v), 32)
-  .action((options: { messages: number; concurrency: number }) =>
+  .option('--profile <dir>', 'write a V8 CPU profile of each troupe process into this directory')
+  .action((options: { messages: number; concurrency: number; profile?: string }) =>
     exitWith(async () => {
       const config = loadConfig();
       const [{ createLogger }, { runRuntimeBench }] = await Promise.all([import('./logger.js'), import('./bench/runtime.js')]);
       const logger = createLogger({ ...config.log, fd: 2 });
-      const result = await runRuntimeBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, messages: options.messages, concurrency: options.concurrency });
+      const result = await runRuntimeBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, messages: options.messages, concurrency: options.concurrency, profileDir: options.profile });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return result.acceptance.e2e_at_least_40pct_of_raw_bullmq ? 0 : 1;
     })(),

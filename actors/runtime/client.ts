@@ -50,6 +50,7 @@ export interface Sent {
 
 /** How long an idempotency key maps to its first message. */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+const OWNER_CACHE_TTL_SECONDS = 24 * 60 * 60;
 
 export class ActorClient {
   private readonly kindsByName: Map<string, AnyKind>;
@@ -68,7 +69,7 @@ export class ActorClient {
     readonly names: RedisNames = new RedisNames(),
   ) {
     this.kindsByName = new Map(kinds.map((k) => [k.kind, k]));
-    this.redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
+    this.redis = new Redis(redisUrl, { maxRetriesPerRequest: 3, enableAutoPipelining: true });
     this.queueConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
     this.mailboxes = new Mailboxes(this.redis, this.queueConnection, names);
     this.actors = actorRecords(mongo);
@@ -101,9 +102,12 @@ export class ActorClient {
     return kind;
   }
 
-  /** The actor's owner, or undefined if it has never received a message. */
+  /** The actor's owner, or undefined if it has never received a message. Cached in Redis once known (owners never change). */
   async ownerOf(actor: ActorRef): Promise<string | undefined> {
+    const cached = await this.redis.get(this.names.owner(actor));
+    if (cached !== null) return cached;
     const rec = await this.actors.findOne({ _id: refKey(actor) }, { ownerId: 1 }).lean().exec();
+    if (rec?.ownerId !== undefined) await this.redis.set(this.names.owner(actor), rec.ownerId, 'EX', OWNER_CACHE_TTL_SECONDS);
     return rec?.ownerId;
   }
 

@@ -6,8 +6,9 @@
  * the race at its first commit and stops; nothing it computed is applied. A message is applied at
  * most once; a duplicate (same message id or idempotency key) is answered with the first reply.
  * Effects of a committed turn (reply events, outgoing messages, lease release) are stored with the
- * commit (outbox) and performed after it; a drain that finds an outbox left by a crash performs it
- * again, which is safe because every effect is idempotent.
+ * commit (outbox) and performed after it; a Redis marker records the last turn whose effects all
+ * happened. A drain that finds an outbox without that marker (a crash right after a commit) performs
+ * it again, which is safe because every effect is idempotent.
  */
 import type { Redis } from 'ioredis';
 import type { Model } from 'mongoose';
@@ -33,6 +34,10 @@ export interface DrainDeps {
 }
 
 export type DrainResult = 'drained' | 'fenced' | 'interrupted';
+
+/** The marker only has to outlive the gap between a commit and the next drain of the actor. */
+const OUTBOX_MARK_TTL_SECONDS = 7 * 24 * 60 * 60;
+const OWNER_CACHE_TTL_SECONDS = 24 * 60 * 60;
 
 const seqParts = (id: string) => id.split('-').map(Number) as [number, number];
 
@@ -60,14 +65,14 @@ export async function drainActor(kind: ActorKind<unknown>, ref: ActorRef, deps: 
   let ownerId = record.ownerId;
   const replies = record.replies ?? [];
 
-  if (record.outbox?.length) {
+  // The last committed turn's effects may not all have happened (a crash right after its commit).
+  const outboxDone = deps.names.outboxDone(ref);
+  if (record.outbox?.length && (await redis.get(outboxDone)) !== appliedSeq) {
     await effects.perform(record.outbox);
-    const cleared = await actors.updateOne({ _id, epoch, appliedSeq }, { $set: { outbox: [] } }).exec();
-    if (cleared.matchedCount === 0) return 'fenced';
+    await redis.set(outboxDone, appliedSeq, 'EX', OUTBOX_MARK_TTL_SECONDS);
   }
   if (appliedSeq !== '0-0') await redis.xtrim(mailbox, 'MINID', appliedSeq);
 
-  let outboxDirty = false;
   const stop = () => deps.signal.aborted || deps.stopping?.aborted === true;
   for (;;) {
     if (stop()) return 'interrupted';
@@ -133,12 +138,14 @@ export async function drainActor(kind: ActorKind<unknown>, ref: ActorRef, deps: 
       }
       appliedSeq = entryId;
       state = next;
-      outboxDirty = outbox.length > 0;
+      if (ownerId !== undefined && record.ownerId === undefined) {
+        record.ownerId = ownerId;
+        void redis.set(deps.names.owner(ref), ownerId, 'EX', OWNER_CACHE_TTL_SECONDS);
+      }
       await effects.perform(outbox);
-      await redis.xdel(mailbox, entryId);
+      await Promise.all([redis.xdel(mailbox, entryId), outbox.length ? redis.set(outboxDone, entryId, 'EX', OUTBOX_MARK_TTL_SECONDS) : undefined]);
     }
   }
-  if (outboxDirty) await actors.updateOne({ _id, epoch, appliedSeq }, { $set: { outbox: [] } }).exec();
   return 'drained';
 }
 

@@ -44,7 +44,8 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   const { logger, kinds } = options;
   const names = options.names ?? new RedisNames();
   const id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 3 });
+  // Auto-pipelining sends the commands issued in one tick as one write.
+  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 3, enableAutoPipelining: true });
   const queueConnection = bullConnection(options.redisUrl);
   const mailboxes = new Mailboxes(redis, queueConnection, names);
   const scheduleQueue = new Queue(names.scheduleQueue(), { connection: queueConnection });

@@ -73,6 +73,14 @@ export function remark(v: unknown): boolean {
   return marked;
 }
 
+/** Re-marks one container from its direct children (their own marks are already right). */
+export function remarkShallow(v: Doc | unknown[]): void {
+  const children = Array.isArray(v) ? v : Object.values(v);
+  const marked = children.some((x) => isExoticScalar(x) || (x !== null && typeof x === 'object' && exotic.has(x)));
+  if (marked) exotic.add(v);
+  else exotic.delete(v);
+}
+
 /** Stands in for a value mingo cannot compare correctly: any comparison touching it throws. */
 class Uncomparable {
   constructor(what: string) {

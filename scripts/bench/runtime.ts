@@ -20,6 +20,8 @@ export interface RuntimeBenchOptions {
   /** Requests in flight at once (each loop talks to its own actor). */
   concurrency?: number;
   warmup?: number;
+  /** Write a V8 CPU profile of every troupe process here (for finding where the time goes). */
+  profileDir?: string;
 }
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -34,8 +36,10 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+let nodeArgs: string[] = [];
+
 function troupe(args: string[], env: Record<string, string>): { child: ChildProcess; output: () => string; waitFor: (text: string) => Promise<void> } {
-  const child = spawn(process.execPath, ['bin/troupe.js', ...args], { cwd: repoRoot, env: { ...process.env, ...env, LOG_LEVEL: 'info', LOG_PRETTY: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, 'bin/troupe.js', ...args], { cwd: repoRoot, env: { ...process.env, ...env, LOG_LEVEL: 'info', LOG_PRETTY: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
@@ -124,7 +128,8 @@ async function rawBullmq(redisUrl: string, jobs: number, concurrency: number): P
 
 const round = (n: number, digits = 3) => Number(n.toFixed(digits));
 
-export async function runRuntimeBench({ redisUrl, logger, messages = 3000, concurrency = 32, warmup = 300 }: RuntimeBenchOptions) {
+export async function runRuntimeBench({ redisUrl, logger, messages = 3000, concurrency = 32, warmup = 300, profileDir }: RuntimeBenchOptions) {
+  nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const [mongoPort, httpPort] = [await freePort(), await freePort()];
   const mongoUri = `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`;
   const env = { REDIS_URL: redisUrl, MONGODB_URI: mongoUri, MONGODB_DB: `bench_${process.pid}`, PORT: String(httpPort), HOST: '127.0.0.1', KIND_LIMITS: `echo:rate=100000000/60,concurrent=100000` };

@@ -1,7 +1,7 @@
 /** Query filters: mingo evaluates them; this module rejects what mingo would answer differently from MongoDB. */
 import { Query } from 'mingo';
 import { badValue, MongoCommandError, unsupported } from '../errors.js';
-import { Decimal128, isPlainObject, valuesAtPath, valueView, viewOf, type Doc } from '../values.js';
+import { Decimal128, isPlainObject, keyOf, valuesAtPath, valueView, viewOf, type Doc } from '../values.js';
 
 export interface Filter {
   test(doc: Doc): boolean;
@@ -44,6 +44,44 @@ export function asCommandError(e: unknown): MongoCommandError {
 }
 
 const MATCH_ALL: Filter = { test: () => true };
+
+/** A value plain equality can decide with canonical keys (no regex, no operators, no Decimal128). */
+const isPlainEqualityValue = (v: unknown): boolean =>
+  !(v instanceof RegExp) &&
+  !(v instanceof Decimal128) &&
+  !(isPlainObject(v) && Object.keys(v).some((k) => k.startsWith('$'))) &&
+  !(Array.isArray(v) && v.some((x) => !isPlainEqualityValue(x))) &&
+  !(isPlainObject(v) && Object.values(v).some((x) => !isPlainEqualityValue(x)));
+
+/**
+ * Filters made only of field equalities (`{a: 1, 'b.c': 'x'}`, `$eq`, `$in` of such values) are
+ * decided here with canonical keys, as MongoDB defines equality (an array field matches when it
+ * equals the value or holds it). mingo would compile an operator context per query, which is most
+ * of the cost of a small update.
+ */
+function equalityFilter(filter: Doc): Filter | undefined {
+  const checks: Array<{ parts: string[]; keys: Set<string> }> = [];
+  for (const [path, cond] of Object.entries(filter)) {
+    if (path.startsWith('$')) return undefined;
+    let values: unknown[];
+    if (isPlainObject(cond) && Object.keys(cond).some((k) => k.startsWith('$'))) {
+      const ops = Object.keys(cond);
+      if (ops.length !== 1) return undefined;
+      if (ops[0] === '$eq') values = [cond.$eq];
+      else if (ops[0] === '$in' && Array.isArray(cond.$in)) values = cond.$in;
+      else return undefined;
+    } else values = [cond];
+    if (!values.every(isPlainEqualityValue)) return undefined;
+    checks.push({ parts: path.split('.'), keys: new Set(values.map(keyOf)) });
+  }
+  return {
+    test(doc: Doc) {
+      return checks.every(({ parts, keys }) =>
+        valuesAtPath(doc, parts).some((v) => keys.has(keyOf(v)) || (Array.isArray(v) && v.some((x) => keys.has(keyOf(x))))),
+      );
+    },
+  };
+}
 
 const TYPE_ALIASES: Record<string, string> = {
   1: 'double', 2: 'string', 3: 'object', 4: 'array', 5: 'binData', 6: 'undefined', 7: 'objectId', 8: 'bool', 9: 'date',
@@ -105,6 +143,8 @@ function takeTypeConditions(filter: Doc): { rest: Doc; checks: Array<(doc: Doc) 
 export function compileFilter(filter: Doc | undefined, variables?: Doc): Filter {
   if (!filter || Object.keys(filter).length === 0) return MATCH_ALL;
   if (!isPlainObject(filter)) throw new MongoCommandError(14, 'TypeMismatch', 'filter must be an object');
+  const byEquality = !variables ? equalityFilter(filter) : undefined;
+  if (byEquality) return byEquality;
   const { rest, checks } = takeTypeConditions(filter);
   const checked = checkedOperand(rest) as Doc;
   let query: Query;

@@ -25,6 +25,7 @@ import {
   keyOf,
   Long,
   remark,
+  remarkShallow,
   restoreNumberTypes,
   Timestamp,
   type Doc,
@@ -129,10 +130,43 @@ function arithmetic(op: '$inc' | '$mul', current: unknown, arg: unknown, path: s
 
 class NotPlain extends Error {}
 
+/**
+ * Copy-on-write over an immutable stored document: containers on a modified path are shallow-copied
+ * once, everything else is shared with the stored version.
+ */
+class Draft {
+  readonly root: Doc;
+  private readonly copies: Array<Doc | unknown[]> = [];
+  private readonly copied = new WeakSet<object>();
+
+  constructor(stored: Doc) {
+    this.root = this.own({ ...stored });
+  }
+
+  own<T extends Doc | unknown[]>(container: T): T {
+    this.copies.push(container);
+    this.copied.add(container);
+    return container;
+  }
+
+  /** The child container at `key`, copied into the draft if it is still shared. */
+  child(parent: Doc, key: string): Doc {
+    const c = parent[key] as Doc;
+    if (this.copied.has(c)) return c;
+    return (parent[key] = this.own({ ...c }));
+  }
+
+  /** Number-type marks of the copied containers, deepest first. */
+  finish(): Doc {
+    for (let i = this.copies.length - 1; i >= 0; i--) remarkShallow(this.copies[i]);
+    return this.root;
+  }
+}
+
 /** Walks to the parent of a dotted path through objects only; arrays on the way send the update to mingo. */
-function parentOf(doc: Doc, path: string, create: boolean): { parent: Doc; key: string } | undefined {
+function parentOf(draft: Draft, path: string, create: boolean): { parent: Doc; key: string } | undefined {
   const parts = path.split('.');
-  let cur: Doc = doc;
+  let cur: Doc = draft.root;
   for (let i = 0; i < parts.length - 1; i++) {
     const part = parts[i];
     if (part.startsWith('$')) throw new NotPlain();
@@ -140,13 +174,11 @@ function parentOf(doc: Doc, path: string, create: boolean): { parent: Doc; key: 
     if (next === undefined || next === null) {
       if (!create) return undefined;
       if (next === null) throw pathNotViable(`Cannot create field '${parts[i + 1]}' in element {${part}: null}`);
-      const made: Doc = {};
-      cur[part] = made;
-      cur = made;
+      cur = cur[part] = draft.own({});
     } else if (Array.isArray(next)) {
       throw new NotPlain();
     } else if (isPlainObject(next)) {
-      cur = next;
+      cur = draft.child(cur, part);
     } else {
       if (!create) return undefined;
       throw pathNotViable(`Cannot create field '${parts[i + 1]}' in element {${part}: ${JSON.stringify(next)}}`);
@@ -158,7 +190,8 @@ function parentOf(doc: Doc, path: string, create: boolean): { parent: Doc; key: 
   return { parent: cur, key };
 }
 
-function applyOperatorsDirectly(doc: Doc, u: Doc, ctx: UpdateContext): void {
+function applyOperatorsDirectly(draft: Draft, u: Doc, ctx: UpdateContext): void {
+  const doc = draft.root;
   if (ctx.arrayFilters?.length) throw new NotPlain();
   for (const [op, fields] of Object.entries(u)) {
     for (const [path, arg] of Object.entries(fields as Doc)) {
@@ -166,54 +199,59 @@ function applyOperatorsDirectly(doc: Doc, u: Doc, ctx: UpdateContext): void {
         case '$setOnInsert':
         case '$set': {
           if (op === '$setOnInsert' && !ctx.inserting) break;
-          const at = parentOf(doc, path, true)!;
+          const at = parentOf(draft, path, true)!;
           at.parent[at.key] = cloneValue(arg);
           break;
         }
         case '$unset': {
-          const at = parentOf(doc, path, false);
+          const at = parentOf(draft, path, false);
           if (at) delete at.parent[at.key];
           break;
         }
         case '$inc':
         case '$mul': {
-          const at = parentOf(doc, path, true)!;
+          const at = parentOf(draft, path, true)!;
           at.parent[at.key] = arithmetic(op, at.parent[at.key], arg, path, doc);
           break;
         }
         case '$min':
         case '$max': {
-          const at = parentOf(doc, path, true)!;
+          const at = parentOf(draft, path, true)!;
           const cur = at.parent[at.key];
           const c = cur === undefined ? 0 : compareValues(arg, cur);
           if (cur === undefined || (op === '$min' ? c < 0 : c > 0)) at.parent[at.key] = cloneValue(arg);
           break;
         }
         case '$currentDate': {
-          const at = parentOf(doc, path, true)!;
+          const at = parentOf(draft, path, true)!;
           const wantsTimestamp = isPlainObject(arg) && arg.$type === 'timestamp';
           at.parent[at.key] = wantsTimestamp ? Timestamp.fromNumber(Math.floor(Date.now() / 1000) * 2 ** 32) : new Date();
           break;
         }
         case '$rename': {
           if (typeof arg !== 'string') throw badValue(`The 'to' field for $rename must be a string: ${path}: ${JSON.stringify(arg)}`);
-          const from = parentOf(doc, path, false);
+          const from = parentOf(draft, path, false);
           if (!from || !(from.key in from.parent)) break;
           const value = from.parent[from.key];
           delete from.parent[from.key];
-          const to = parentOf(doc, arg, true)!;
+          const to = parentOf(draft, arg, true)!;
           to.parent[to.key] = value;
           break;
         }
         case '$push': {
-          if (isPlainObject(arg) && Object.keys(arg).some((k) => k !== '$each')) throw new NotPlain();
-          const items = isPlainObject(arg) && '$each' in arg ? arg.$each : [arg];
+          const modifiers = isPlainObject(arg) && '$each' in arg ? arg : undefined;
+          if (modifiers && Object.keys(modifiers).some((k) => k !== '$each' && k !== '$slice' && k !== '$position')) throw new NotPlain();
+          const items = modifiers ? modifiers.$each : [arg];
           if (!Array.isArray(items)) throw badValue(`The argument to $each in $push must be an array but it was of type: ${typeof items}`);
-          const at = parentOf(doc, path, true)!;
+          const at = parentOf(draft, path, true)!;
           const cur = at.parent[at.key];
-          if (cur === undefined) at.parent[at.key] = items.map(cloneValue);
-          else if (Array.isArray(cur)) cur.push(...items.map(cloneValue));
-          else throw badValue(`The field '${path}' must be an array but is of type ${typeof cur} in document {_id: ${JSON.stringify(doc._id)}}`);
+          if (cur !== undefined && !Array.isArray(cur)) {
+            throw badValue(`The field '${path}' must be an array but is of type ${typeof cur} in document {_id: ${JSON.stringify(doc._id)}}`);
+          }
+          const list = [...((cur as unknown[] | undefined) ?? [])];
+          const position = modifiers?.$position === undefined ? list.length : pushIndex(modifiers.$position, list.length);
+          list.splice(position, 0, ...items.map(cloneValue));
+          at.parent[at.key] = draft.own(modifiers?.$slice === undefined ? list : sliced(list, modifiers.$slice));
           break;
         }
         default:
@@ -221,6 +259,18 @@ function applyOperatorsDirectly(doc: Doc, u: Doc, ctx: UpdateContext): void {
       }
     }
   }
+}
+
+function pushIndex(position: unknown, length: number): number {
+  const n = typeof position === 'number' && Number.isInteger(position) ? position : NaN;
+  if (Number.isNaN(n)) throw badValue(`The value for $position must be an integer value, not of type: ${typeof position}`);
+  return n < 0 ? Math.max(0, length + n) : Math.min(n, length);
+}
+
+function sliced(list: unknown[], slice: unknown): unknown[] {
+  const n = typeof slice === 'number' && Number.isInteger(slice) ? slice : NaN;
+  if (Number.isNaN(n)) throw badValue(`The value for $slice must be an integer value but was given type: ${typeof slice}`);
+  return n >= 0 ? list.slice(0, n) : list.slice(Math.max(0, list.length + n));
 }
 
 // ---- mingo path ----------------------------------------------------------------------------------
@@ -285,13 +335,16 @@ export function applyUpdate(stored: Doc, u: UpdateSpec, ctx: UpdateContext = {})
   let next: Doc;
   if (Array.isArray(u)) {
     next = applyPipeline(stored, u, ctx);
+    remark(next);
   } else if (isOperatorUpdate(u)) {
-    next = cloneValue(stored);
     try {
-      applyOperatorsDirectly(next, u, ctx);
+      const draft = new Draft(stored);
+      applyOperatorsDirectly(draft, u, ctx);
+      next = draft.finish();
     } catch (e) {
       if (!(e instanceof NotPlain)) throw e;
       next = applyWithMingo(stored, u, ctx);
+      remark(next);
     }
   } else {
     const replacement = u as Doc;
@@ -300,11 +353,14 @@ export function applyUpdate(stored: Doc, u: UpdateSpec, ctx: UpdateContext = {})
     }
     next = cloneValue(replacement);
     if (stored._id !== undefined) next = idFirst(next, stored._id);
+    remark(next);
   }
   if (stored._id !== undefined && keyOf(next._id) !== keyOf(stored._id)) {
     throw immutableField(`Performing an update on the path '_id' would modify the immutable field '_id'`);
   }
-  if ('_id' in next && next._id !== undefined && Object.keys(next)[0] !== '_id') next = idFirst(next, next._id);
-  remark(next);
+  if ('_id' in next && next._id !== undefined && Object.keys(next)[0] !== '_id') {
+    next = idFirst(next, next._id);
+    remark(next);
+  }
   return next;
 }
