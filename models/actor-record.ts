@@ -1,6 +1,6 @@
 /**
- * The persisted side of a stateful actor: its state plus the fencing fields (epoch, appliedSeq), the
- * replies it recently gave (for duplicate messages) and the outbox of its last committed turn.
+ * The persisted side of a stateful actor: its state plus the fencing fields (epoch, appliedSeq) and
+ * the outbox of its last committed turn.
  */
 import { Schema, type Connection, type Model } from 'mongoose';
 
@@ -11,16 +11,12 @@ export interface StoredEvent {
 
 export type OutboxItem =
   | { kind: 'publish'; stream: string; events: StoredEvent[] }
+  /** Remembers a message as applied, with its final events, so a duplicate is answered, not applied. */
+  | { kind: 'applied'; messageId: string; events: StoredEvent[] }
   | { kind: 'send'; envelope: Record<string, unknown> }
   | { kind: 'schedule'; envelope: Record<string, unknown>; delayMs: number }
   | { kind: 'release'; lease: { key: string; id: string } }
   | { kind: 'batch'; batchId: string; messageId: string; ok: boolean };
-
-export interface RememberedReply {
-  messageId: string;
-  idempotencyKey?: string;
-  events: StoredEvent[];
-}
 
 export interface ActorRecord {
   _id: string;
@@ -31,14 +27,11 @@ export interface ActorRecord {
   /** Mailbox stream id of the last message applied ('0-0' before the first). */
   appliedSeq: string;
   state?: unknown;
-  replies: RememberedReply[];
+  /** Effects of the last committed turn, performed after the commit. */
   outbox: OutboxItem[];
   createdAt: Date;
   updatedAt?: Date;
 }
-
-/** How many recent replies an actor keeps to answer duplicates of its messages. */
-export const REMEMBERED_REPLIES = 50;
 
 const schema = new Schema<ActorRecord>(
   {
@@ -49,7 +42,6 @@ const schema = new Schema<ActorRecord>(
     epoch: { type: Number, required: true, default: 0 },
     appliedSeq: { type: String, required: true, default: '0-0' },
     state: { type: Schema.Types.Mixed },
-    replies: { type: Schema.Types.Mixed, default: () => [] },
     outbox: { type: Schema.Types.Mixed, default: () => [] },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date },
@@ -60,4 +52,28 @@ schema.index({ kind: 1, ownerId: 1 });
 
 export function actorRecords(connection: Connection): Model<ActorRecord> {
   return (connection.models.ActorRecord as Model<ActorRecord> | undefined) ?? connection.model<ActorRecord>('ActorRecord', schema);
+}
+
+/**
+ * The two writes of the turn loop, on the driver collection (no mongoose casting on the hot path):
+ * taking the fence, and the conditional commit.
+ */
+export class ActorStore {
+  constructor(private readonly model: Model<ActorRecord>) {}
+
+  /** Bumps the epoch (creating the record on first use) and returns the record as it now is. */
+  async fence(_id: string, kind: string, actorId: string): Promise<ActorRecord> {
+    const record = await this.model.collection.findOneAndUpdate(
+      { _id } as never,
+      { $inc: { epoch: 1 }, $setOnInsert: { kind, actorId, appliedSeq: '0-0', outbox: [], createdAt: new Date() } },
+      { upsert: true, returnDocument: 'after' },
+    );
+    return record as unknown as ActorRecord;
+  }
+
+  /** Commits a turn if this drain still holds the fence and nobody applied the message meanwhile. */
+  async commit(_id: string, epoch: number, previousSeq: string, set: Partial<ActorRecord>): Promise<boolean> {
+    const result = await this.model.collection.updateOne({ _id, epoch, appliedSeq: previousSeq } as never, { $set: set });
+    return result.matchedCount === 1;
+  }
 }

@@ -21,6 +21,10 @@ export class RedisNames {
   owner(ref: ActorRef) {
     return `${this.prefix}:owner:${ref.kind}:${ref.id}`;
   }
+  /** A message an actor has applied, with its final events (answers duplicates of it). */
+  applied(messageId: string) {
+    return `${this.prefix}:applied:${messageId}`;
+  }
   /** The mailbox id of the last turn whose outbox was fully performed. */
   outboxDone(ref: ActorRef) {
     return `${this.prefix}:outbox-done:${ref.kind}:${ref.id}`;

@@ -11,10 +11,9 @@
  * it again, which is safe because every effect is idempotent.
  */
 import type { Redis } from 'ioredis';
-import type { Model } from 'mongoose';
 import { Envelope, refKey, type ActorRef } from '../../queues/envelope.js';
 import type { RedisNames } from '../../queues/keys.js';
-import { REMEMBERED_REPLIES, type ActorRecord, type OutboxItem, type StoredEvent } from '../../models/actor-record.js';
+import type { ActorRecord, ActorStore, OutboxItem, StoredEvent } from '../../models/actor-record.js';
 import type { ActorKind, Logger } from './contract.js';
 import { errorEvent, runTurn, TurnAborted } from './turn.js';
 import type { Effects } from './effects.js';
@@ -22,7 +21,7 @@ import type { Effects } from './effects.js';
 export interface DrainDeps {
   redis: Redis;
   names: RedisNames;
-  actors: Model<ActorRecord>;
+  store: ActorStore;
   effects: Effects;
   logger: Logger;
   /** Aborts a running turn (shutdown grace period over). */
@@ -49,21 +48,14 @@ export function compareSeq(a: string, b: string): number {
 }
 
 export async function drainActor(kind: ActorKind<unknown>, ref: ActorRef, deps: DrainDeps): Promise<DrainResult> {
-  const { redis, actors, effects, logger } = deps;
+  const { redis, store, effects, logger } = deps;
   const _id = refKey(ref);
   const mailbox = deps.names.mailbox(ref);
-  const record = (await actors
-    .findOneAndUpdate(
-      { _id },
-      { $inc: { epoch: 1 }, $setOnInsert: { kind: ref.kind, actorId: ref.id, appliedSeq: '0-0', replies: [], outbox: [], createdAt: new Date() } },
-      { upsert: true, returnDocument: 'after', lean: true },
-    )
-    .exec()) as ActorRecord;
+  const record = await store.fence(_id, ref.kind, ref.id);
   const epoch = record.epoch;
   let appliedSeq = record.appliedSeq;
   let state = record.state;
   let ownerId = record.ownerId;
-  const replies = record.replies ?? [];
 
   // The last committed turn's effects may not all have happened (a crash right after its commit).
   const outboxDone = deps.names.outboxDone(ref);
@@ -80,21 +72,18 @@ export async function drainActor(kind: ActorKind<unknown>, ref: ActorRef, deps: 
     if (entries.length === 0) break;
     for (const [entryId, fields] of entries) {
       if (stop()) return 'interrupted';
-      const raw = fields[fields.indexOf('env') + 1];
-      const parsed = Envelope.safeParse(safeJson(raw));
+      const parsed = Envelope.safeParse(safeJson(fields[fields.indexOf('env') + 1]));
       let next = state;
-      let final: StoredEvent[];
-      let outbox: OutboxItem[] = [];
-      let remember = true;
+      const outbox: OutboxItem[] = [];
       if (!parsed.success) {
         logger.warn({ actor: ref, entryId, issues: parsed.error.issues }, 'malformed envelope in mailbox; skipped');
-        remember = false;
       } else {
         const env = parsed.data;
-        const earlier = replies.find((r) => r.messageId === env.messageId || (env.idempotencyKey !== undefined && r.idempotencyKey === env.idempotencyKey));
-        if (earlier) {
-          final = earlier.events;
-          remember = false;
+        const earlier = await redis.get(deps.names.applied(env.messageId));
+        let final: StoredEvent[];
+        if (earlier !== null) {
+          // A duplicate (an outbox delivered twice): answered with the first reply, not applied.
+          final = safeJson(earlier) as StoredEvent[];
         } else {
           try {
             const outcome = await runTurn({
@@ -111,28 +100,22 @@ export async function drainActor(kind: ActorKind<unknown>, ref: ActorRef, deps: 
             });
             next = outcome.state;
             final = outcome.final;
-            outbox = outcome.effects;
+            outbox.push(...outcome.effects);
           } catch (err) {
             if (err instanceof TurnAborted) return 'interrupted';
             throw err;
           }
           if (ownerId === undefined && final[0]?.e !== 'error') ownerId = env.ownerId;
+          outbox.unshift({ kind: 'applied', messageId: env.messageId, events: final });
         }
         await effects.flushEmits();
         if (env.replyStream && final.length) outbox.unshift({ kind: 'publish', stream: env.replyStream, events: final });
         if (env.lease) outbox.push({ kind: 'release', lease: env.lease });
         if (env.batchId) outbox.push({ kind: 'batch', batchId: env.batchId, messageId: env.messageId, ok: final[0]?.e !== 'error' });
-        if (remember) {
-          replies.push({ messageId: env.messageId, idempotencyKey: env.idempotencyKey, events: final });
-          if (replies.length > REMEMBERED_REPLIES) replies.splice(0, replies.length - REMEMBERED_REPLIES);
-        }
       }
-      const update: Record<string, unknown> = { state: next, appliedSeq: entryId, outbox, updatedAt: new Date() };
-      if (ownerId !== undefined) update.ownerId = ownerId;
-      const committed = await actors
-        .updateOne({ _id, epoch, appliedSeq }, remember ? { $set: update, $push: { replies: { $each: [replies[replies.length - 1]], $slice: -REMEMBERED_REPLIES } } } : { $set: update })
-        .exec();
-      if (committed.matchedCount === 0) {
+      const set: Partial<ActorRecord> = { state: next, appliedSeq: entryId, outbox, updatedAt: new Date() };
+      if (ownerId !== undefined) set.ownerId = ownerId;
+      if (!(await store.commit(_id, epoch, appliedSeq, set))) {
         logger.warn({ actor: ref, epoch, entryId }, 'a newer drain owns this actor; stale turn discarded');
         return 'fenced';
       }

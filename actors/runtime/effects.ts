@@ -6,6 +6,10 @@ import type { Mailboxes } from '../../queues/mailbox.js';
 import { publish } from '../../queues/reply-stream.js';
 import type { OutboxItem } from '../../models/actor-record.js';
 import type { Batches } from './batches.js';
+import type { RedisNames } from '../../queues/keys.js';
+
+/** How long an applied message is remembered: far longer than any redelivery of it can take. */
+export const APPLIED_TTL_SECONDS = 24 * 60 * 60;
 
 export class Effects {
   private emitting: Promise<unknown> = Promise.resolve();
@@ -15,6 +19,7 @@ export class Effects {
     private readonly mailboxes: Mailboxes,
     private readonly scheduleQueue: Queue,
     private readonly batches: Batches,
+    private readonly names: RedisNames,
   ) {}
 
   /** Publishes a partial event; events of one drain keep their order. */
@@ -40,6 +45,9 @@ export class Effects {
           await this.scheduleQueue.add('deliver', env, { delay: item.delayMs, jobId: env.messageId, removeOnComplete: true, removeOnFail: 1000 });
           break;
         }
+        case 'applied':
+          await this.redis.set(this.names.applied(item.messageId), JSON.stringify(item.events), 'EX', APPLIED_TTL_SECONDS);
+          break;
         case 'release':
           await this.redis.zrem(item.lease.key, item.lease.id);
           break;

@@ -13,7 +13,7 @@ import { ActorRef, Envelope } from '../../queues/envelope.js';
 import { RedisNames } from '../../queues/keys.js';
 import { Mailboxes } from '../../queues/mailbox.js';
 import { publish } from '../../queues/reply-stream.js';
-import { actorRecords } from '../../models/actor-record.js';
+import { actorRecords, ActorStore } from '../../models/actor-record.js';
 import type { ActorKind, AnyKind, Logger, ServiceKind } from './contract.js';
 import { Batches } from './batches.js';
 import { drainActor } from './drain.js';
@@ -50,7 +50,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   const mailboxes = new Mailboxes(redis, queueConnection, names);
   const scheduleQueue = new Queue(names.scheduleQueue(), { connection: queueConnection });
   const batches = new Batches(options.mongo, redis, names);
-  const actors = actorRecords(options.mongo);
+  const store = new ActorStore(actorRecords(options.mongo));
   // Stopping: no new turns. Abort: in-flight turns are told to stop (after the grace period).
   const stopping = new AbortController();
   const shutdown = new AbortController();
@@ -75,8 +75,8 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
         names.actorQueue(kind.kind),
         async (job: Job) => {
           const ref = ActorRef.parse(job.data);
-          const effects = new Effects(redis, mailboxes, scheduleQueue, batches);
-          const result = await drainActor(actorKind, ref, { redis, names, actors, effects, logger, signal: shutdown.signal, stopping: stopping.signal });
+          const effects = new Effects(redis, mailboxes, scheduleQueue, batches, names);
+          const result = await drainActor(actorKind, ref, { redis, names, store, effects, logger, signal: shutdown.signal, stopping: stopping.signal });
           // Handed back on shutdown: the mailbox still holds the rest, another worker drains it.
           if (result === 'interrupted') await mailboxes.requestDrain(ref);
           return result;
@@ -86,7 +86,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
       workers.push(worker);
     } else {
       const service = kind as ServiceKind;
-      const effects = new Effects(redis, mailboxes, scheduleQueue, batches);
+      const effects = new Effects(redis, mailboxes, scheduleQueue, batches, names);
       const worker = new Worker(names.serviceQueue(kind.kind), (job: Job) => runService(service, job, effects, redis, logger, shutdown.signal), {
         ...workerOptions(),
         concurrency: service.concurrency ?? settings.DEFAULT_SERVICE_CONCURRENCY,

@@ -7,7 +7,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import mongoose from 'mongoose';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
-import { actorRecords } from '../../models/actor-record.js';
+import { actorRecords, ActorStore } from '../../models/actor-record.js';
 import { Mailboxes } from '../../queues/mailbox.js';
 import { envelope } from '../../queues/envelope.js';
 import { RedisNames } from '../../queues/keys.js';
@@ -56,8 +56,8 @@ describe('fencing of concurrent drains', function () {
     const deps = () => ({
       redis,
       names,
-      actors: actorRecords(conn),
-      effects: new Effects(redis, mailboxes, schedule, new Batches(conn, redis, names)),
+      store: new ActorStore(actorRecords(conn)),
+      effects: new Effects(redis, mailboxes, schedule, new Batches(conn, redis, names), names),
       logger: silent,
       signal: new AbortController().signal,
     });
@@ -80,5 +80,29 @@ describe('fencing of concurrent drains', function () {
     const state = record!.state as CounterState;
     expect(state.count).to.equal(3);
     expect(state.seen).to.deep.equal([0, 1, 2]);
+  });
+
+  it('a message delivered twice (same message id) is applied once; the duplicate gets the first reply', async function () {
+    const dup = { kind: 'counter', id: `dup-${Date.now()}` };
+    const env = envelope({ actor: dup, ownerId: 'u1', type: 'add', payload: { n: 5 }, replyStream: names.replies(`dup-${process.pid}`) });
+    await redis.xadd(names.mailbox(dup), '*', 'env', JSON.stringify(env));
+    await redis.xadd(names.mailbox(dup), '*', 'env', JSON.stringify(env));
+    const result = await drainActor(counterKind as ActorKind<unknown>, dup, {
+      redis,
+      names,
+      store: new ActorStore(actorRecords(conn)),
+      effects: new Effects(redis, mailboxes, schedule, new Batches(conn, redis, names), names),
+      logger: silent,
+      signal: new AbortController().signal,
+    });
+    expect(result).to.equal('drained');
+    const record = await actorRecords(conn).findOne({ _id: `${dup.kind}:${dup.id}` }).lean();
+    expect((record!.state as CounterState).count).to.equal(5);
+    const replies = (await redis.xrange(names.replies(`dup-${process.pid}`), '-', '+')).map(([, f]) => [f[1], JSON.parse(f[3])]);
+    expect(replies.filter(([e]) => e === 'reply')).to.deep.equal([
+      ['reply', { count: 5 }],
+      ['reply', { count: 5 }],
+    ]);
+    await redis.del(names.replies(`dup-${process.pid}`), names.mailbox(dup));
   });
 });
