@@ -17,12 +17,17 @@ export interface ReplyEvent {
 }
 
 export async function publish(redis: Redis, stream: string, event: string, data: unknown): Promise<string> {
-  const [[, id]] = (await redis
-    .multi()
-    .xadd(stream, 'MAXLEN', '~', String(REPLY_STREAM_MAX_LEN), '*', 'e', event, 'd', JSON.stringify(data ?? null))
-    .expire(stream, REPLY_STREAM_TTL_SECONDS)
-    .exec()) as [[Error | null, string]];
+  const [id] = await publishAll(redis, stream, [{ e: event, d: data }]);
   return id;
+}
+
+/** Appends several events atomically (one round trip; a reader sees them together). */
+export async function publishAll(redis: Redis, stream: string, events: Array<{ e: string; d: unknown }>): Promise<string[]> {
+  const multi = redis.multi();
+  for (const ev of events) multi.xadd(stream, 'MAXLEN', '~', String(REPLY_STREAM_MAX_LEN), '*', 'e', ev.e, 'd', JSON.stringify(ev.d ?? null));
+  multi.expire(stream, REPLY_STREAM_TTL_SECONDS);
+  const results = (await multi.exec()) as Array<[Error | null, string]>;
+  return results.slice(0, events.length).map(([, id]) => id);
 }
 
 export function toEvents(entries: Array<[string, string[]]>): ReplyEvent[] {

@@ -59,11 +59,14 @@ export async function drainActor(kind: ActorKind<unknown>, ref: ActorRef, deps: 
 
   // The last committed turn's effects may not all have happened (a crash right after its commit).
   const outboxDone = deps.names.outboxDone(ref);
-  if (record.outbox?.length && (await redis.get(outboxDone)) !== appliedSeq) {
+  const [done] = await Promise.all([
+    record.outbox?.length ? redis.get(outboxDone) : appliedSeq,
+    appliedSeq !== '0-0' ? redis.xtrim(mailbox, 'MINID', appliedSeq) : undefined,
+  ]);
+  if (done !== appliedSeq) {
     await effects.perform(record.outbox);
     await redis.set(outboxDone, appliedSeq, 'EX', OUTBOX_MARK_TTL_SECONDS);
   }
-  if (appliedSeq !== '0-0') await redis.xtrim(mailbox, 'MINID', appliedSeq);
 
   const stop = () => deps.signal.aborted || deps.stopping?.aborted === true;
   for (;;) {

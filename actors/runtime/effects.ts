@@ -3,7 +3,7 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Envelope } from '../../queues/envelope.js';
 import type { Mailboxes } from '../../queues/mailbox.js';
-import { publish } from '../../queues/reply-stream.js';
+import { publishAll } from '../../queues/reply-stream.js';
 import type { OutboxItem } from '../../models/actor-record.js';
 import type { Batches } from './batches.js';
 import type { RedisNames } from '../../queues/keys.js';
@@ -12,7 +12,10 @@ import type { RedisNames } from '../../queues/keys.js';
 export const APPLIED_TTL_SECONDS = 24 * 60 * 60;
 
 export class Effects {
-  private emitting: Promise<unknown> = Promise.resolve();
+  /** Partial events not yet written, per stream, in order; flushed together on the next tick. */
+  private pending = new Map<string, Array<{ e: string; d: unknown }>>();
+  private flushing: Promise<unknown> = Promise.resolve();
+  private scheduled = false;
 
   constructor(
     private readonly redis: Redis,
@@ -22,39 +25,59 @@ export class Effects {
     private readonly names: RedisNames,
   ) {}
 
-  /** Publishes a partial event; events of one drain keep their order. */
+  /** Publishes a partial event soon (events emitted together go out in one write); order is kept. */
   emit(stream: string, event: string, data: unknown) {
-    this.emitting = this.emitting.then(() => publish(this.redis, stream, event, data)).catch(() => undefined);
+    let list = this.pending.get(stream);
+    if (!list) this.pending.set(stream, (list = []));
+    list.push({ e: event, d: data });
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => void this.flushPending());
+    }
   }
 
+  private flushPending(): Promise<unknown> {
+    this.scheduled = false;
+    const batch = this.pending;
+    this.pending = new Map();
+    this.flushing = this.flushing
+      .then(() => Promise.all([...batch].map(([stream, events]) => publishAll(this.redis, stream, events))))
+      .catch(() => undefined);
+    return this.flushing;
+  }
+
+  /** Resolves once every event emitted so far is written. */
   flushEmits(): Promise<unknown> {
-    return this.emitting;
+    return this.pending.size ? this.flushPending() : this.flushing;
   }
 
+  /** Performs a committed turn's effects; they are independent of each other, so they go out together. */
   async perform(items: OutboxItem[]): Promise<void> {
-    for (const item of items) {
-      switch (item.kind) {
-        case 'publish':
-          for (const ev of item.events) await publish(this.redis, item.stream, ev.e, ev.d);
-          break;
-        case 'send':
-          await this.mailboxes.post(Envelope.parse(item.envelope));
-          break;
-        case 'schedule': {
-          const env = Envelope.parse(item.envelope);
-          await this.scheduleQueue.add('deliver', env, { delay: item.delayMs, jobId: env.messageId, removeOnComplete: true, removeOnFail: 1000 });
-          break;
-        }
-        case 'applied':
-          await this.redis.set(this.names.applied(item.messageId), JSON.stringify(item.events), 'EX', APPLIED_TTL_SECONDS);
-          break;
-        case 'release':
-          await this.redis.zrem(item.lease.key, item.lease.id);
-          break;
-        case 'batch':
-          await this.batches.record(item.batchId, item.messageId, item.ok);
-          break;
+    await Promise.all(items.map((item) => this.performOne(item)));
+  }
+
+  private async performOne(item: OutboxItem): Promise<void> {
+    switch (item.kind) {
+      case 'publish':
+        await publishAll(this.redis, item.stream, item.events);
+        return;
+      case 'send':
+        await this.mailboxes.post(Envelope.parse(item.envelope));
+        return;
+      case 'schedule': {
+        const env = Envelope.parse(item.envelope);
+        await this.scheduleQueue.add('deliver', env, { delay: item.delayMs, jobId: env.messageId, removeOnComplete: true, removeOnFail: 1000 });
+        return;
       }
+      case 'applied':
+        await this.redis.set(this.names.applied(item.messageId), JSON.stringify(item.events), 'EX', APPLIED_TTL_SECONDS);
+        return;
+      case 'release':
+        await this.redis.zrem(item.lease.key, item.lease.id);
+        return;
+      case 'batch':
+        await this.batches.record(item.batchId, item.messageId, item.ok);
+        return;
     }
   }
 }

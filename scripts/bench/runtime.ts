@@ -38,8 +38,8 @@ async function freePort(): Promise<number> {
 
 let nodeArgs: string[] = [];
 
-function troupe(args: string[], env: Record<string, string>): { child: ChildProcess; output: () => string; waitFor: (text: string) => Promise<void> } {
-  const child = spawn(process.execPath, [...nodeArgs, 'bin/troupe.js', ...args], { cwd: repoRoot, env: { ...process.env, ...env, LOG_LEVEL: 'info', LOG_PRETTY: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
+function troupe(args: string[], env: Record<string, string>, logLevel = 'info'): { child: ChildProcess; output: () => string; waitFor: (text: string) => Promise<void> } {
+  const child = spawn(process.execPath, [...nodeArgs, 'bin/troupe.js', ...args], { cwd: repoRoot, env: { ...process.env, ...env, LOG_LEVEL: logLevel, LOG_PRETTY: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
@@ -60,6 +60,19 @@ function troupe(args: string[], env: Record<string, string>): { child: ChildProc
         const timer = setInterval(check, 20);
       }),
   };
+}
+
+/** Polls /readyz (which needs a live worker for every kind) until 200; fails if a process exits. */
+async function waitUntilReady(url: string, children: Array<{ child: ChildProcess; output: () => string }>): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const exited = children.find((c) => c.child.exitCode !== null);
+    if (exited) throw new Error(`a troupe process exited while starting:\n${exited.output()}`);
+    const ok = await fetch(url).then((r) => r.status === 200, () => false);
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`${url} not ready within 60 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -142,14 +155,15 @@ export async function runRuntimeBench({ redisUrl, logger, messages = 3000, concu
     await once(users.child, 'exit');
     const key = /trp_[A-Za-z0-9_-]+/.exec(users.output())?.[0];
     if (!key) throw new Error(`could not create the bench user:\n${users.output()}`);
-    const worker = troupe(['worker', '--kinds', 'echo'], env);
+    // Request logs off during the run (warn level): the figure is about the pipeline, not log I/O.
+    const worker = troupe(['worker', '--kinds', 'echo'], env, 'warn');
     processes.push(worker.child);
-    const gateway = troupe(['gateway'], env);
+    const gateway = troupe(['gateway'], env, 'warn');
     processes.push(gateway.child);
-    await Promise.all([worker.waitFor('workers started'), gateway.waitFor('troupe gateway is up')]);
+    const base = `http://127.0.0.1:${httpPort}`;
+    await waitUntilReady(`${base}/readyz`, [worker, gateway]);
     logger.info({ messages, concurrency }, 'end-to-end run');
 
-    const base = `http://127.0.0.1:${httpPort}`;
     const runLoad = async (total: number, tag: string) => {
       const latencies: number[] = [];
       let next = 0;
