@@ -1,5 +1,4 @@
 import { connectMongo } from '../models/connection.js';
-import { MongoUnavailableError } from '../models/mongo-unavailable-error.js';
 import type { AnyKind } from '../actors/runtime/contract.js';
 import { RedisNames } from '../queues/keys.js';
 import { connectRedis } from '../queues/redis.js';
@@ -8,7 +7,7 @@ import { createLogger } from './logger.js';
 import { serveGateway } from './serve-gateway.js';
 import { ShutdownSequence } from './shutdown-sequence.js';
 import { onShutdownSignal } from './shutdown-signal.js';
-import { LOCAL_REDIS_URL } from './worker.js';
+import { LOCAL_REDIS_URL, sharedMongoUri } from './worker.js';
 
 /**
  * `troupe gateway`: the HTTP/MCP gateway alone (run several behind a load balancer; no affinity
@@ -16,18 +15,14 @@ import { LOCAL_REDIS_URL } from './worker.js';
  */
 export async function runGateway(config: Config, kinds: AnyKind[]): Promise<number> {
   const logger = createLogger(config.log);
-  if (!config.mongo.uri) {
-    throw new MongoUnavailableError(
-      'troupe gateway needs MONGODB_URI: gateways and workers must share one database (run `troupe mongo --dbpath DIR` and point every process at it, or use `troupe start` for everything in one process)',
-    );
-  }
+  const uri = sharedMongoUri(config, 'troupe gateway');
   const shutdown = new ShutdownSequence();
   const signalled = onShutdownSignal(logger);
   const redisUrl = config.redis.url ?? LOCAL_REDIS_URL;
   try {
     const redis = await connectRedis({ url: redisUrl, logger: logger.child({ component: 'redis' }) });
     shutdown.add('redis', () => redis.stop());
-    const mongo = await connectMongo({ uri: config.mongo.uri, dbName: config.mongo.dbName, embedded: config.mongo.embedded, logger: logger.child({ component: 'mongo' }) });
+    const mongo = await connectMongo({ uri, dbName: config.mongo.dbName, embedded: config.mongo.embedded, logger: logger.child({ component: 'mongo' }) });
     shutdown.add('mongo', () => mongo.stop());
     const gateway = await serveGateway({ config, logger, redis: redis.client, redisUrl, mongo: mongo.connection, kinds, names: new RedisNames(config.redis.prefix) });
     shutdown.add('gateway', () => gateway.close());

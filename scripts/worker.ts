@@ -10,6 +10,14 @@ import { onShutdownSignal } from './shutdown-signal.js';
 
 export const LOCAL_REDIS_URL = 'redis://127.0.0.1:6379';
 
+/** Gateways and workers started on their own must share one database: MONGODB_URI is required. */
+export function sharedMongoUri(config: Config, command: string): string {
+  if (config.mongo.uri) return config.mongo.uri;
+  throw new MongoUnavailableError(
+    `${command} needs MONGODB_URI: gateways and workers must share one database (run \`troupe mongo --dbpath DIR\` and point every process at it, or use \`troupe start\` for everything in one process)`,
+  );
+}
+
 /**
  * `troupe worker`: BullMQ workers for the given kinds, until SIGINT/SIGTERM. A worker process shares
  * Redis and MongoDB with the gateways, so it needs MONGODB_URI (an embedded server of its own would
@@ -17,14 +25,10 @@ export const LOCAL_REDIS_URL = 'redis://127.0.0.1:6379';
  */
 export async function runWorker(config: Config, kinds: AnyKind[]): Promise<number> {
   const logger = createLogger(config.log);
-  if (!config.mongo.uri) {
-    throw new MongoUnavailableError(
-      'troupe worker needs MONGODB_URI: workers and gateways must share one database (run `troupe mongo --dbpath DIR` and point every process at it, or use `troupe start` for everything in one process)',
-    );
-  }
+  const uri = sharedMongoUri(config, 'troupe worker');
   const shutdown = new ShutdownSequence();
   const signalled = onShutdownSignal(logger);
-  const mongo = await connectMongo({ uri: config.mongo.uri, dbName: config.mongo.dbName, embedded: config.mongo.embedded, logger: logger.child({ component: 'mongo' }) });
+  const mongo = await connectMongo({ uri, dbName: config.mongo.dbName, embedded: config.mongo.embedded, logger: logger.child({ component: 'mongo' }) });
   shutdown.add('mongo', () => mongo.stop());
   try {
     const workers = await startWorkers({ redisUrl: config.redis.url ?? LOCAL_REDIS_URL, mongo: mongo.connection, kinds, logger: logger.child({ component: 'worker' }), names: new RedisNames(config.redis.prefix) });

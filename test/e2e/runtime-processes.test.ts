@@ -7,6 +7,7 @@ import mongoose from 'mongoose';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
 import { ActorClient } from '../../actors/runtime/client.js';
 import { testKinds, type CounterState } from '../support/test-kinds.js';
+import { sendInOrder } from '../support/ordered-sends.js';
 import { startTestWorker, type ChildHandle } from '../support/runtime-processes.js';
 import { RedisNames } from '../../queues/keys.js';
 
@@ -48,15 +49,7 @@ describe('actor runtime across worker processes', function () {
   it('2,000 messages to 50 actors through 3 worker processes: per-actor order kept, one turn at a time', async function () {
     await Promise.all([worker(), worker(), worker()]);
     const ids = Array.from({ length: 50 }, (_, i) => `${run}-o${i}`);
-    const sent = (
-      await Promise.all(
-        ids.map(async (id) => {
-          const mine = [];
-          for (let seq = 0; seq < 40; seq++) mine.push(await client.send({ actor: { kind: 'counter', id }, ownerId: 'u1', type: 'add', payload: { n: 1, seq } }));
-          return mine;
-        }),
-      )
-    ).flat();
+    const sent = await sendInOrder(client, ids, 40);
     expect(sent).to.have.length(2000);
     await Promise.all(sent.map((s) => client.reply(s.replyStream, { idleTimeoutMs: 60_000 })));
     for (const id of ids) {

@@ -29,6 +29,15 @@ describe('fencing of concurrent drains', function () {
   let mailboxes: Mailboxes;
   let schedule: Queue;
   const ref = { kind: 'counter', id: `fence-${Date.now()}` };
+  /** What a worker hands each drain (a fresh one per drain, as each BullMQ job gets). */
+  const deps = () => ({
+    redis,
+    names,
+    store: new ActorStore(actorRecords(conn)),
+    effects: new Effects(redis, mailboxes, schedule, new Batches(conn, redis, names), names),
+    logger: silent,
+    signal: new AbortController().signal,
+  });
   const names = new RedisNames(`test-fencing-${process.pid}`);
 
   before(async function () {
@@ -53,14 +62,6 @@ describe('fencing of concurrent drains', function () {
   });
 
   it('a zombie drain that started first loses at its commit; each message is applied once', async function () {
-    const deps = () => ({
-      redis,
-      names,
-      store: new ActorStore(actorRecords(conn)),
-      effects: new Effects(redis, mailboxes, schedule, new Batches(conn, redis, names), names),
-      logger: silent,
-      signal: new AbortController().signal,
-    });
     for (let seq = 0; seq < 3; seq++) {
       await redis.xadd(names.mailbox(ref), '*', 'env', JSON.stringify(envelope({ actor: ref, ownerId: 'u1', type: 'add', payload: { n: 1, seq, sleepMs: seq === 0 ? 300 : 0 } })));
     }
@@ -87,14 +88,7 @@ describe('fencing of concurrent drains', function () {
     const env = envelope({ actor: dup, ownerId: 'u1', type: 'add', payload: { n: 5 }, replyStream: names.replies(`dup-${process.pid}`) });
     await redis.xadd(names.mailbox(dup), '*', 'env', JSON.stringify(env));
     await redis.xadd(names.mailbox(dup), '*', 'env', JSON.stringify(env));
-    const result = await drainActor(counterKind as ActorKind<unknown>, dup, {
-      redis,
-      names,
-      store: new ActorStore(actorRecords(conn)),
-      effects: new Effects(redis, mailboxes, schedule, new Batches(conn, redis, names), names),
-      logger: silent,
-      signal: new AbortController().signal,
-    });
+    const result = await drainActor(counterKind as ActorKind<unknown>, dup, deps());
     expect(result).to.equal('drained');
     const record = await actorRecords(conn).findOne({ _id: `${dup.kind}:${dup.id}` }).lean();
     expect((record!.state as CounterState).count).to.equal(5);

@@ -4,6 +4,7 @@ import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/in
 import { ActorClient } from '../../actors/runtime/client.js';
 import { startWorkers, type RunningWorkers } from '../../actors/runtime/workers.js';
 import { testKinds, type CounterState } from '../support/test-kinds.js';
+import { sendInOrder } from '../support/ordered-sends.js';
 import { pollUntil } from '../support/async.js';
 import { RedisNames } from '../../queues/keys.js';
 
@@ -45,16 +46,7 @@ describe('actor runtime (in-process worker, real Redis, embedded Mongo)', functi
 
   it('keeps per-actor order and one turn at a time under concurrency', async function () {
     const ids = Array.from({ length: 5 }, (_, i) => `${run}-order-${i}`);
-    // Each sender posts its actor's messages one after another (that is the arrival order); actors run in parallel.
-    const sent = (
-      await Promise.all(
-        ids.map(async (id) => {
-          const mine = [];
-          for (let seq = 0; seq < 40; seq++) mine.push(await client.send({ actor: { kind: 'counter', id }, ownerId: 'u1', type: 'add', payload: { n: 1, seq } }));
-          return mine;
-        }),
-      )
-    ).flat();
+    const sent = await sendInOrder(client, ids, 40);
     await Promise.all(sent.map((s) => events(s.replyStream)));
     for (const id of ids) {
       const state = (await client.state({ kind: 'counter', id }, 'u1')) as CounterState;
