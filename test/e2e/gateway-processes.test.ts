@@ -129,6 +129,23 @@ describe('gateway and worker processes (HTTP, SSE, MCP)', function () {
     }
   });
 
+  it('runs a batch job and reports its progress over HTTP and SSE', async function () {
+    const messages = Array.from({ length: 12 }, (_, i) => ({ id: `batch-${i % 4}`, type: 'say', payload: { text: `item ${i}` } }));
+    const res = await fetch(`${gateways[0]}/batches`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'echo', messages }),
+    });
+    expect(res.status).to.equal(202);
+    const { batchId } = (await res.json()) as { batchId: string };
+    const progress = await readEvents(await openSse(`${gateways[1]}/batches/${batchId}/events`, { authorization: `Bearer ${alice}` }));
+    expect(progress[progress.length - 1].event).to.equal('done');
+    expect(JSON.parse(progress[progress.length - 1].data)).to.deep.include({ total: 12, done: 12, failed: 0, finished: true });
+    const final = await fetch(`${gateways[0]}/batches/${batchId}`, { headers: { authorization: `Bearer ${alice}` } });
+    expect(await final.json()).to.deep.include({ done: 12, finished: true });
+    expect((await fetch(`${gateways[0]}/batches/${batchId}`, { headers: { authorization: `Bearer ${bob}` } })).status).to.equal(404);
+  });
+
   it('shuts every process down cleanly on SIGTERM', async function () {
     const running = processes.filter((p) => p.exitStatus() === undefined);
     for (const p of running) p.child.kill('SIGTERM');

@@ -133,4 +133,19 @@ describe('actor runtime (in-process worker, real Redis, embedded Mongo)', functi
     expect(await client.batch(batchId, 'u1')).to.deep.include({ total: 10, done: 10, failed: 0, finished: true });
     expect(await client.batch(batchId, 'u2')).to.equal(undefined);
   });
+
+  it('double texting: a kind set to reject answers conflict while a message is pending; the default kind queues it', async function () {
+    const strict = { kind: 'strict-counter', id: `${run}-strict` };
+    const slow = await client.send({ actor: strict, ownerId: 'u1', type: 'add', payload: { n: 1, sleepMs: 300 } });
+    let refused: unknown;
+    try {
+      await client.send({ actor: strict, ownerId: 'u1', type: 'add', payload: { n: 1 } });
+    } catch (e) {
+      refused = e;
+    }
+    expect(refused).to.have.property('code', 'conflict');
+    await events(slow.replyStream);
+    const after = await client.send({ actor: strict, ownerId: 'u1', type: 'add', payload: { n: 1 } });
+    expect(await events(after.replyStream)).to.deep.include(['reply', { count: 2 }]);
+  });
 });

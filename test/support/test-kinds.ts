@@ -115,4 +115,7 @@ export const shoutKind: ServiceKind & WithResources = {
   ],
 };
 
-export const testKinds = [counterKind, shoutKind];
+/** A counter that refuses a message while it still has one to work on (double texting: reject). */
+export const strictCounterKind: ActorKind<CounterState> = { ...counterKind, kind: 'strict-counter', doubleTexting: 'reject', tools: [] };
+
+export const testKinds = [counterKind, strictCounterKind, shoutKind];
