@@ -183,6 +183,7 @@ async function pump(
         writer.sendEnd(frameOf(event));
         return 'terminal';
       }
+      corkForThisTurn(res);
       writer.send(frameOf(event));
       await roomToWrite(writer, res, signal);
     }
@@ -196,6 +197,16 @@ async function pump(
     writer.sendEnd(frameOf(errorEventOf(thrown)));
     return 'source_failed';
   }
+}
+
+/**
+ * Events that arrive together (one Redis read) go out in one write: the socket is corked until the
+ * event loop has moved on, then Node writes everything queued at once.
+ */
+function corkForThisTurn(res: Context['res']) {
+  if (res.writableCorked) return;
+  res.cork();
+  setImmediate(() => res.uncork());
 }
 
 /** Stops reading while a slow client has a full socket buffer, so events wait in Redis rather than in memory. */

@@ -103,6 +103,8 @@ async function openRedisClient(url: string, attempts: number, logger: Logger): P
     const client = new Redis(url, {
       lazyConnect: true,
       connectTimeout: 2_000,
+      // Commands issued in the same tick leave in one write (the gateway's limit checks, readiness).
+      enableAutoPipelining: true,
       retryStrategy: (times) => (connected ? Math.min(times * 100, 2_000) : null),
     });
     client.on('error', (error: Error) => {
