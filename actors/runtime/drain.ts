@@ -34,18 +34,11 @@ export interface DrainDeps {
 
 export type DrainResult = 'drained' | 'fenced' | 'interrupted';
 
+const DELETE_IF_EMPTY = "if redis.call('XLEN', KEYS[1]) == 0 then return redis.call('DEL', KEYS[1]) end return 0";
+
 /** The marker only has to outlive the gap between a commit and the next drain of the actor. */
 const OUTBOX_MARK_TTL_SECONDS = 7 * 24 * 60 * 60;
 const OWNER_CACHE_TTL_SECONDS = 24 * 60 * 60;
-
-const seqParts = (id: string) => id.split('-').map(Number) as [number, number];
-
-/** Compares Redis Stream ids numerically. */
-export function compareSeq(a: string, b: string): number {
-  const [am, as] = seqParts(a);
-  const [bm, bs] = seqParts(b);
-  return am - bm || as - bs;
-}
 
 export async function drainActor(kind: ActorKind<unknown>, ref: ActorRef, deps: DrainDeps): Promise<DrainResult> {
   const { redis, store, effects, logger } = deps;
@@ -59,10 +52,7 @@ export async function drainActor(kind: ActorKind<unknown>, ref: ActorRef, deps: 
 
   // The last committed turn's effects may not all have happened (a crash right after its commit).
   const outboxDone = deps.names.outboxDone(ref);
-  const [done] = await Promise.all([
-    record.outbox?.length ? redis.get(outboxDone) : appliedSeq,
-    appliedSeq !== '0-0' ? redis.xtrim(mailbox, 'MINID', appliedSeq) : undefined,
-  ]);
+  const done = record.outbox?.length ? await redis.get(outboxDone) : appliedSeq;
   if (done !== appliedSeq) {
     await effects.perform(record.outbox);
     await redis.set(outboxDone, appliedSeq, 'EX', OUTBOX_MARK_TTL_SECONDS);
@@ -71,8 +61,15 @@ export async function drainActor(kind: ActorKind<unknown>, ref: ActorRef, deps: 
   const stop = () => deps.signal.aborted || deps.stopping?.aborted === true;
   for (;;) {
     if (stop()) return 'interrupted';
-    const entries = (await redis.xrange(mailbox, `(${appliedSeq}`, '+', 'COUNT', deps.batchSize ?? 50)) as Array<[string, string[]]>;
-    if (entries.length === 0) break;
+    // Applied entries are deleted after their commit, so the mailbox holds only what is still to do
+    // (and, after a crash between commit and delete, one entry its applied marker answers).
+    // Reading from the start, not after appliedSeq, keeps working if a recreated stream's ids restart lower.
+    const entries = (await redis.xrange(mailbox, '-', '+', 'COUNT', deps.batchSize ?? 50)) as Array<[string, string[]]>;
+    if (entries.length === 0) {
+      // An empty stream key would stay in Redis for good; removed only if still empty (atomically).
+      await redis.eval(DELETE_IF_EMPTY, 1, mailbox);
+      break;
+    }
     for (const [entryId, fields] of entries) {
       if (stop()) return 'interrupted';
       const parsed = Envelope.safeParse(safeJson(fields[fields.indexOf('env') + 1]));

@@ -102,6 +102,8 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   const heartbeat = async () => {
     const now = Date.now();
     await Promise.all(kinds.map((k) => redis.hset(names.workers(k.kind), id, String(now))));
+    // Workers that died without saying goodbye (kill -9) are forgotten after a while.
+    await Promise.all(kinds.map((k) => forgetDeadWorkers(redis, names.workers(k.kind), now)));
     await recoverOrphanMailboxes(redis, mailboxes, kinds, names);
   };
   await heartbeat();
@@ -184,6 +186,12 @@ async function recoverOrphanMailboxes(redis: Redis, mailboxes: Mailboxes, kinds:
       }
     } while (cursor !== '0');
   }
+}
+
+async function forgetDeadWorkers(redis: Redis, key: string, now: number) {
+  const all = await redis.hgetall(key);
+  const dead = Object.entries(all).filter(([, seen]) => now - Number(seen) > settings.WORKER_TTL_MS * 20).map(([workerId]) => workerId);
+  if (dead.length) await redis.hdel(key, ...dead);
 }
 
 /** Worker ids per kind seen within WORKER_TTL_MS (for /readyz). */
