@@ -3,8 +3,11 @@
  *
  * Fencing: every drain starts by incrementing the actor's epoch, and every commit is a conditional
  * update on `{ _id, epoch, appliedSeq }`. A zombie drain (one BullMQ ran twice after a stall) loses
- * the race at its first commit and stops; nothing it computed is applied. A message is applied at
- * most once; a duplicate (same message id or idempotency key) is answered with the first reply.
+ * the race at its first commit and stops; nothing it computed is applied.
+ * At most once: a committed message is deleted from the mailbox, and its outbox remembers it in Redis
+ * as applied (with its final events), so a copy of it — left by a crash before the delete, or sent
+ * twice by another actor's outbox — is answered with the first reply instead of being applied again.
+ * Idempotency keys are settled by the gateway before anything is posted.
  * Effects of a committed turn (reply events, outgoing messages, lease release) are stored with the
  * commit (outbox) and performed after it; a Redis marker records the last turn whose effects all
  * happened. A drain that finds an outbox without that marker (a crash right after a commit) performs
@@ -125,8 +128,10 @@ export async function drainActor(kind: ActorKind<unknown>, ref: ActorRef, deps: 
         record.ownerId = ownerId;
         void redis.set(deps.names.owner(ref), ownerId, 'EX', OWNER_CACHE_TTL_SECONDS);
       }
+      // Out of the mailbox before anyone hears the reply: a client that got it sees the actor idle.
+      await redis.xdel(mailbox, entryId);
       await effects.perform(outbox);
-      await Promise.all([redis.xdel(mailbox, entryId), outbox.length ? redis.set(outboxDone, entryId, 'EX', OUTBOX_MARK_TTL_SECONDS) : undefined]);
+      if (outbox.length) await redis.set(outboxDone, entryId, 'EX', OUTBOX_MARK_TTL_SECONDS);
     }
   }
   return 'drained';
