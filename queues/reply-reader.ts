@@ -12,6 +12,8 @@ interface Follower {
   buffer: ReplyEvent[];
   wake?: () => void;
   ended: boolean;
+  /** Set when the shared read failed: the follower ends with this error. */
+  error?: unknown;
 }
 
 const BLOCK_MS = 5_000;
@@ -47,6 +49,7 @@ export class ReplyReader {
     try {
       for (;;) {
         if (options.signal?.aborted || this.closed) return;
+        if (f.error !== undefined && f.buffer.length === 0) throw f.error;
         const event = f.buffer.shift();
         if (event) {
           idleSince = Date.now();
@@ -117,8 +120,17 @@ export class ReplyReader {
         }
       }
     } catch (err) {
-      if (!this.closed) for (const set of this.followers.values()) for (const f of set) f.wake?.();
-      if (!this.closed) throw err;
+      // Redis failed under us: every current follower ends with the error (its caller turns it into an
+      // `error` event or a 5xx); the next follower starts a fresh loop.
+      for (const set of this.followers.values()) {
+        for (const f of set) {
+          f.error = err;
+          f.wake?.();
+        }
+      }
+      this.followers.clear();
+      this.running = false;
+      return;
     } finally {
       this.running = false;
     }

@@ -151,9 +151,10 @@ export class ActorClient {
       lease: input.lease,
       batchId: input.batchId,
     });
-    await this.redis.set(this.names.replyOwner(messageId), input.ownerId, 'EX', REPLY_STREAM_TTL_SECONDS);
-    if (kind.stateful) await this.mailboxes.post(env);
-    else await this.serviceQueue(kind.kind).add(env.type, env, { jobId: messageId, removeOnComplete: true, removeOnFail: 1000 });
+    // Same connection, same tick: the owner record and the mailbox append leave in one write, in order.
+    const owner = this.redis.set(this.names.replyOwner(messageId), input.ownerId, 'EX', REPLY_STREAM_TTL_SECONDS);
+    if (kind.stateful) await Promise.all([owner, this.mailboxes.post(env)]);
+    else await Promise.all([owner, this.serviceQueue(kind.kind).add(env.type, env, { jobId: messageId, removeOnComplete: true, removeOnFail: 1000 })]);
     return { messageId, replyStream: env.replyStream!, duplicate: false };
   }
 

@@ -37,7 +37,10 @@ export interface DrainDeps {
 
 export type DrainResult = 'drained' | 'fenced' | 'interrupted';
 
-const DELETE_IF_EMPTY = "if redis.call('XLEN', KEYS[1]) == 0 then return redis.call('DEL', KEYS[1]) end return 0";
+const NEXT_OR_DELETE = `
+local entries = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', ARGV[1])
+if #entries == 0 then redis.call('DEL', KEYS[1]) end
+return entries`;
 
 /** The marker only has to outlive the gap between a commit and the next drain of the actor. */
 const OUTBOX_MARK_TTL_SECONDS = 7 * 24 * 60 * 60;
@@ -67,12 +70,10 @@ export async function drainActor(kind: ActorKind<unknown>, ref: ActorRef, deps: 
     // Applied entries are deleted after their commit, so the mailbox holds only what is still to do
     // (and, after a crash between commit and delete, one entry its applied marker answers).
     // Reading from the start, not after appliedSeq, keeps working if a recreated stream's ids restart lower.
-    const entries = (await redis.xrange(mailbox, '-', '+', 'COUNT', deps.batchSize ?? 50)) as Array<[string, string[]]>;
-    if (entries.length === 0) {
-      // An empty stream key would stay in Redis for good; removed only if still empty (atomically).
-      await redis.eval(DELETE_IF_EMPTY, 1, mailbox);
-      break;
-    }
+    // Reads the next entries, and removes the stream key when there are none (an empty stream would
+    // stay in Redis for good), atomically so a message posted meanwhile is never lost.
+    const entries = (await redis.eval(NEXT_OR_DELETE, 1, mailbox, String(deps.batchSize ?? 50))) as Array<[string, string[]]>;
+    if (entries.length === 0) break;
     for (const [entryId, fields] of entries) {
       if (stop()) return 'interrupted';
       const parsed = Envelope.safeParse(safeJson(fields[fields.indexOf('env') + 1]));
@@ -126,12 +127,13 @@ export async function drainActor(kind: ActorKind<unknown>, ref: ActorRef, deps: 
       state = next;
       if (ownerId !== undefined && record.ownerId === undefined) {
         record.ownerId = ownerId;
-        void redis.set(deps.names.owner(ref), ownerId, 'EX', OWNER_CACHE_TTL_SECONDS);
+        redis.set(deps.names.owner(ref), ownerId, 'EX', OWNER_CACHE_TTL_SECONDS).catch(() => undefined);
       }
-      // Out of the mailbox before anyone hears the reply: a client that got it sees the actor idle.
-      await redis.xdel(mailbox, entryId);
-      await effects.perform(outbox);
-      if (outbox.length) await redis.set(outboxDone, entryId, 'EX', OUTBOX_MARK_TTL_SECONDS);
+      // Out of the mailbox before anyone hears the reply (one connection keeps the order, so issuing both
+      // now is enough): a client that got the reply sees the actor idle.
+      await Promise.all([redis.xdel(mailbox, entryId), effects.perform(outbox)]);
+      // Not awaited: losing the marker only means the (idempotent) effects are performed again.
+      if (outbox.length) redis.set(outboxDone, entryId, 'EX', OUTBOX_MARK_TTL_SECONDS).catch(() => undefined);
     }
   }
   return 'drained';
