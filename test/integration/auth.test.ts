@@ -57,6 +57,17 @@ describe('API keys and POST /auth/login against MongoDB', function () {
     expect(await revoked.json()).to.deep.equal({ error: { code: 'unauthorized', message: 'the API key is invalid or revoked', details: {} } });
   });
 
+  it('serves the page the login link opens: HTML that trades the token at /auth/login, never cached', async () => {
+    const page = await fetch(`${http.url}/?login=some-token`);
+    expect(page.status).to.equal(200);
+    expect(page.headers.get('content-type')).to.match(/^text\/html/);
+    expect(page.headers.get('cache-control')).to.equal('no-store');
+    expect(page.headers.get('referrer-policy')).to.equal('no-referrer');
+    const html = await page.text();
+    expect(html).to.contain("fetch('/auth/login'");
+    expect(html).to.not.contain('some-token');
+  });
+
   it('trades a login token once for an API key that works', async () => {
     const { user } = await users.createUser('lee');
     const { token } = await users.createLoginToken(user.id);
