@@ -61,8 +61,9 @@ export async function serveGateway({ config, logger, redis, redisUrl, mongo, kin
     url: http.url,
     users,
     async close() {
-      await http.close();
+      // Open MCP SSE sessions first: the HTTP server would otherwise wait its grace period for them.
       await mcp.close();
+      await http.close();
       await client.close();
     },
   };
