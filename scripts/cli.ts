@@ -115,6 +115,20 @@ users
     })(),
   );
 
+const seed = program.command('seed').description('load a bundled dataset into MongoDB (MONGODB_URI or the embedded server)');
+
+seed
+  .command('mtg')
+  .option('--force', 'reload even if this version of the dataset is already loaded')
+  .description('load the MTG tournament dataset (tournaments, decklists, matches, cards); does nothing if already loaded')
+  .action((options: { force?: boolean }) =>
+    exitWith(async () => {
+      const config = loadConfig();
+      const { runSeedMtg } = await import('./seed-mtg.js');
+      return runSeedMtg(config, { force: options.force === true });
+    })(),
+  );
+
 program
   .command('gateway')
   .description('run the HTTP/MCP gateway only (needs MONGODB_URI; run several behind a load balancer)')

@@ -5,6 +5,7 @@ import { connectMongo } from '../models/connection.js';
 import { connectRedis } from '../queues/redis.js';
 import type { Config } from './config.js';
 import { writeEmbeddedMongoAddress } from './embedded-mongo-address.js';
+import { loadMtgDatasetOnStart } from './load-mtg-dataset.js';
 import { announceLocalLogin } from './local-login.js';
 import { createLogger } from './logger.js';
 import { ShutdownSequence } from './shutdown-sequence.js';
@@ -12,7 +13,7 @@ import { onShutdownSignal } from './shutdown-signal.js';
 import { serveGateway } from './serve-gateway.js';
 
 /**
- * `troupe start`: logger -> Redis -> Mongo -> workers for every kind -> gateway (HTTP + MCP). Resolves with the exit code once a
+ * `troupe start`: logger -> Redis -> Mongo (+ the MTG dataset on first start) -> workers for every kind -> gateway (HTTP + MCP). Resolves with the exit code once a
  * SIGINT/SIGTERM has shut everything down in reverse order. Start-up errors are thrown.
  */
 export async function runStart(config: Config, kinds: AnyKind[]): Promise<number> {
@@ -36,6 +37,9 @@ export async function runStart(config: Config, kinds: AnyKind[]): Promise<number
       // Lets `troupe users ...` name this server's URI while we hold the journal's lock.
       shutdown.add('embedded mongo address', await writeEmbeddedMongoAddress(config.mongo.embedded.dbpath, mongo.uri));
     }
+    throwIfSignalled(signalled);
+    // Before the workers: the meta tools answer from this data. Takes seconds, and only on the first start.
+    await loadMtgDatasetOnStart(mongo.connection, logger.child({ component: 'seed' }));
     throwIfSignalled(signalled);
 
     const names = new RedisNames(config.redis.prefix);

@@ -3,13 +3,12 @@
  * the embedded server on EMBEDDED_MONGO_DBPATH when nothing else holds it). Results go to stdout,
  * problems to stderr as one `troupe: ...` line with exit code 1.
  */
-import { resolve } from 'node:path';
-import { connectMongo, MongoUnavailableError, type MongoConnection } from '../models/connection.js';
+import { MongoUnavailableError, type MongoConnection } from '../models/connection.js';
 import { ApiError } from '../gateway/error-response.js';
 import { UserDirectory, type UserSummary } from '../gateway/users.js';
-import type { Config, LogLevel } from './config.js';
-import { readEmbeddedMongoAddress } from './embedded-mongo-address.js';
-import { createLogger, type Logger } from './logger.js';
+import type { Config } from './config.js';
+import { connectForCommand, quieterLogLevel } from './command-mongo.js';
+import { createLogger } from './logger.js';
 
 export type Output = Pick<NodeJS.WriteStream, 'write'>;
 
@@ -86,10 +85,10 @@ export function usersTable(users: UserSummary[]): string {
 
 async function withUserDirectory(config: Config, io: UsersCommandIo, run: (users: UserDirectory) => Promise<number>): Promise<number> {
   // stdout carries the command's answer; connection logs go to stderr, and only when asked for.
-  const logger = createLogger({ ...config.log, level: quieter(config.log.level), fd: 2 });
+  const logger = createLogger({ ...config.log, level: quieterLogLevel(config.log.level), fd: 2 });
   let mongo: MongoConnection;
   try {
-    mongo = await connect(config, logger);
+    mongo = await connectForCommand(config, logger, 'troupe users list');
   } catch (error) {
     if (error instanceof MongoUnavailableError) {
       io.stderr.write(`troupe: ${error.message}\n`);
@@ -106,41 +105,4 @@ async function withUserDirectory(config: Config, io: UsersCommandIo, run: (users
   } finally {
     await mongo.stop();
   }
-}
-
-/** `info` would print "connected to MongoDB" on every command; keep warnings and explicit debugging. */
-function quieter(level: LogLevel): LogLevel {
-  return level === 'info' ? 'warn' : level;
-}
-
-/**
- * Connects like `troupe start` does. Without MONGODB_URI the embedded server opens the journal in
- * EMBEDDED_MONGO_DBPATH, which a running `troupe start` (or `troupe mongo --dbpath`) holds locked: then
- * say which MONGODB_URI reaches that server instead of failing on the lock.
- */
-async function connect(config: Config, logger: Logger): Promise<MongoConnection> {
-  const { uri, dbName, embedded } = config.mongo;
-  if (uri === undefined) {
-    const running = await readEmbeddedMongoAddress(embedded.dbpath);
-    if (running) throw dbpathInUse(embedded.dbpath, `by troupe process ${running.pid}`, running.uri);
-  }
-  try {
-    return await connectMongo({ uri, dbName, embedded, logger, serverSelectionTimeoutMs: 5_000 });
-  } catch (error) {
-    if (uri === undefined && error instanceof MongoUnavailableError && /in use by process (\d+)/.test(error.message)) {
-      const pid = /in use by process (\d+)/.exec(error.message)![1];
-      throw dbpathInUse(embedded.dbpath, `by process ${pid}`, undefined);
-    }
-    throw error;
-  }
-}
-
-function dbpathInUse(dbpath: string, holder: string, runningUri: string | undefined): MongoUnavailableError {
-  const where = runningUri === undefined ? "that server's URI (it logs it at start-up)" : runningUri;
-  return new MongoUnavailableError(
-    `MONGODB_URI is not set and the embedded MongoDB data directory ${resolve(dbpath)} (EMBEDDED_MONGO_DBPATH) is in use ${holder}. ` +
-      `Run this command with MONGODB_URI set to ${where}` +
-      (runningUri === undefined ? '' : `, e.g. MONGODB_URI='${runningUri}' troupe users list`) +
-      ', or stop that process first.',
-  );
 }

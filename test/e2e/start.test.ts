@@ -50,6 +50,8 @@ describe('troupe start', function () {
     const ready = (await (await fetch(`${base}/readyz`)).json()) as unknown;
     expect(ready).to.deep.equal({ status: 'ready', checks: { redis: 'ok', mongo: 'ok', workers: 'ok' } });
     expect(running.stdout()).to.include(`${base}/healthz`);
+    // The first start of an empty database loads the bundled MTG dataset before serving.
+    expect(running.stdout()).to.include('MTG dataset loaded in');
 
     running.child.kill('SIGTERM');
     const status = await withDeadline(running.exited, 20_000, `troupe start to exit after SIGTERM (${describeOutput()})`);

@@ -1,0 +1,134 @@
+/**
+ * Loads the bundled MTG dataset into MongoDB, once. The `datasets` marker ({_id: 'mtg'}) is written
+ * after everything else: with a marker for the same files nothing is done; without one, whatever an
+ * interrupted load left is cleared and the load starts over; a marker for other files (the shipped
+ * dataset changed) means a reload.
+ */
+import { performance } from 'node:perf_hooks';
+import type { Connection, Model } from 'mongoose';
+import { mtgCards } from './card.js';
+import { MTG_DATA_DIR, parseMtgDataset, readMtgDatasetFiles } from './dataset-files.js';
+import { datasetMarkers, type DatasetMarker } from './dataset-marker.js';
+import { cardDocument, decklistDocument, matchDocument, tournamentDocument } from './dataset-records.js';
+import { mtgDecklists } from './decklist.js';
+import { mtgMatches } from './match.js';
+import { mtgTournaments } from './tournament.js';
+
+export const MTG_DATASET_ID = 'mtg';
+
+/** The collections the dataset fills, in load order. */
+export const MTG_COLLECTIONS = ['cards', 'tournaments', 'decklists', 'matches'] as const;
+export type MtgCollection = (typeof MTG_COLLECTIONS)[number];
+export type MtgCounts = Record<MtgCollection, number>;
+
+export interface SeedProgress {
+  collection: MtgCollection;
+  /** Documents of this collection inserted so far, and in all. */
+  done: number;
+  total: number;
+  /** The same over every collection. */
+  overallDone: number;
+  overallTotal: number;
+}
+
+export interface SeedMtgOptions {
+  /** Default: models/data/mtg. */
+  dataDir?: string;
+  /** Reload even when the marker says these files are loaded. */
+  force?: boolean;
+  /** Documents per insertMany. */
+  batchSize?: number;
+  /** Called after every batch. */
+  onProgress?: (progress: SeedProgress) => void;
+}
+
+export interface SeedMtgResult {
+  /** 'already-loaded': the marker matched and nothing was written. */
+  status: 'loaded' | 'already-loaded';
+  /** What was there before a load: nothing, an interrupted load, another version of the dataset, or a forced reload. */
+  replaced: 'nothing' | 'partial' | 'outdated' | 'forced';
+  counts: MtgCounts;
+  seconds: number;
+  marker: DatasetMarker;
+}
+
+export function mtgModels(connection: Connection): { [C in MtgCollection]: Model<never> } {
+  return {
+    cards: mtgCards(connection) as unknown as Model<never>,
+    tournaments: mtgTournaments(connection) as unknown as Model<never>,
+    decklists: mtgDecklists(connection) as unknown as Model<never>,
+    matches: mtgMatches(connection) as unknown as Model<never>,
+  };
+}
+
+/** The marker of a complete load, if there is one. */
+export async function mtgDatasetMarker(connection: Connection): Promise<DatasetMarker | undefined> {
+  return (await datasetMarkers(connection).findById(MTG_DATASET_ID).lean<DatasetMarker>()) ?? undefined;
+}
+
+export async function seedMtg(connection: Connection, options: SeedMtgOptions = {}): Promise<SeedMtgResult> {
+  const started = performance.now();
+  const { dataDir = MTG_DATA_DIR, force = false, batchSize = 1000, onProgress } = options;
+  const files = await readMtgDatasetFiles(dataDir);
+  const markers = datasetMarkers(connection);
+  const models = mtgModels(connection);
+  const previous = await mtgDatasetMarker(connection);
+  const seconds = () => Math.round((performance.now() - started) / 10) / 100;
+
+  if (previous !== undefined && previous.content_hash === files.contentHash && !force) {
+    return { status: 'already-loaded', replaced: 'nothing', counts: await countDocuments(models), seconds: seconds(), marker: previous };
+  }
+
+  let replaced: SeedMtgResult['replaced'] = force && previous !== undefined ? 'forced' : previous !== undefined ? 'outdated' : 'nothing';
+  // Without a marker, documents can only be the remains of a load that did not finish.
+  if (replaced === 'nothing' && Object.values(await countDocuments(models)).some((count) => count > 0)) replaced = 'partial';
+  if (replaced !== 'nothing') {
+    // The marker goes first: if clearing is interrupted too, the next run still sees a partial load.
+    await markers.deleteOne({ _id: MTG_DATASET_ID });
+    await Promise.all(MTG_COLLECTIONS.map((name) => models[name].deleteMany({})));
+  }
+  await Promise.all(MTG_COLLECTIONS.map((name) => models[name].init()));
+
+  const dataset = parseMtgDataset(files);
+  const cardNames = dataset.cards.map((card) => card.name);
+  const tournaments = dataset.tournaments.map(tournamentDocument);
+  const tournamentsById = new Map(tournaments.map((tournament) => [tournament._id, tournament]));
+  const documents: Record<MtgCollection, () => object[]> = {
+    cards: () => dataset.cards.map(cardDocument),
+    tournaments: () => tournaments,
+    decklists: () => dataset.decklists.map((decklist) => decklistDocument(decklist, cardNames)),
+    matches: () => dataset.matches.map((match) => matchDocument(match, tournamentsById)),
+  };
+
+  const overallTotal = MTG_COLLECTIONS.reduce((sum, name) => sum + dataset[name].length, 0);
+  let overallDone = 0;
+  for (const name of MTG_COLLECTIONS) {
+    const docs = documents[name]();
+    for (let start = 0; start < docs.length; start += batchSize) {
+      const batch = docs.slice(start, start + batchSize);
+      // lean: the documents are built to the schema above, so mongoose's per-document casting is skipped.
+      await models[name].insertMany(batch as never[], { ordered: false, lean: true });
+      overallDone += batch.length;
+      onProgress?.({ collection: name, done: start + batch.length, total: docs.length, overallDone, overallTotal });
+    }
+  }
+
+  const counts = await countDocuments(models);
+  for (const name of MTG_COLLECTIONS) {
+    if (counts[name] !== dataset[name].length) throw new Error(`loaded ${counts[name]} MTG ${name}, expected ${dataset[name].length}`);
+  }
+  const marker: DatasetMarker = {
+    _id: MTG_DATASET_ID,
+    as_of: dataset.meta.as_of,
+    content_hash: files.contentHash,
+    counts,
+    loaded_at: new Date(),
+  };
+  await markers.replaceOne({ _id: MTG_DATASET_ID }, marker, { upsert: true });
+  return { status: 'loaded', replaced, counts, seconds: seconds(), marker };
+}
+
+async function countDocuments(models: ReturnType<typeof mtgModels>): Promise<MtgCounts> {
+  const entries = await Promise.all(MTG_COLLECTIONS.map(async (name) => [name, await models[name].estimatedDocumentCount()] as const));
+  return Object.fromEntries(entries) as MtgCounts;
+}

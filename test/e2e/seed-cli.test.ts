@@ -1,0 +1,49 @@
+import { expect } from 'chai';
+import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
+import { withDeadline } from '../support/async.js';
+import { uniqueDbName } from '../support/mongo-target.js';
+import { spawnTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
+
+describe('troupe seed mtg (CLI)', function () {
+  this.timeout(60_000);
+  const spawned: TroupeProcess[] = [];
+  let mongo: EmbeddedMongo;
+  const dbName = uniqueDbName('seed_cli');
+
+  async function troupe(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const child = spawnTroupe(args, troupeEnv({ MONGODB_URI: mongo.uri, MONGODB_DB: dbName }));
+    spawned.push(child);
+    const { code } = await withDeadline(child.exited, 50_000, `troupe ${args.join(' ')} to exit`);
+    return { code, stdout: child.stdout(), stderr: child.stderr() };
+  }
+
+  before(async () => {
+    mongo = await startEmbeddedMongo({ port: 0 });
+  });
+
+  afterEach(async () => {
+    for (const child of spawned.splice(0)) await child.kill();
+  });
+
+  after(async () => {
+    await mongo?.stop();
+  });
+
+  it('loads the dataset, printing counts and seconds; a second run changes nothing', async () => {
+    const first = await troupe(['seed', 'mtg']);
+    expect(first.code, first.stderr).to.equal(0);
+    expect(first.stdout).to.match(/^MTG dataset \(as of 2026-08-08\) loaded in \d+\.\d s:$/m);
+    for (const [name, count] of [['cards', '6,462'], ['tournaments', '1,025'], ['decklists', '35,716'], ['matches', '45,606']]) {
+      expect(first.stdout).to.match(new RegExp(`^ {2}${name}\\s+${count}$`, 'm'));
+      // Not a terminal: one plain progress line per collection, no carriage returns.
+      expect(first.stderr).to.include(`loaded ${count} ${name}\n`);
+    }
+    expect(first.stderr).to.not.include('\r');
+
+    const second = await troupe(['seed', 'mtg']);
+    expect(second.code, second.stderr).to.equal(0);
+    expect(second.stdout).to.match(/^MTG dataset \(as of 2026-08-08\) already loaded on \S+; nothing changed/m);
+    expect(second.stdout).to.match(/^ {2}decklists\s+35,716$/m);
+    expect(second.stderr).to.equal('');
+  });
+});

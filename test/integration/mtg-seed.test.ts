@@ -1,0 +1,119 @@
+import { expect } from 'chai';
+import mongoose, { type Connection } from 'mongoose';
+import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
+import { mtgCards } from '../../models/mtg/card.js';
+import { cardLookupKey } from '../../models/mtg/card-lookup-key.js';
+import { datasetMarkers } from '../../models/mtg/dataset-marker.js';
+import { mtgDecklists } from '../../models/mtg/decklist.js';
+import { mtgMatches } from '../../models/mtg/match.js';
+import { seedMtg, type SeedMtgResult, type SeedProgress } from '../../models/mtg/seed.js';
+import { mtgTournaments } from '../../models/mtg/tournament.js';
+
+/** meta.json's counts for the shipped dataset (also in models/data/mtg/README.md). */
+const COUNTS = { cards: 6462, tournaments: 1025, decklists: 35716, matches: 45606 };
+
+describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
+  this.timeout(60_000);
+  let mongo: EmbeddedMongo;
+  let connection: Connection;
+  let first: SeedMtgResult;
+  const progress: SeedProgress[] = [];
+
+  async function countAll(): Promise<typeof COUNTS> {
+    return {
+      cards: await mtgCards(connection).countDocuments(),
+      tournaments: await mtgTournaments(connection).countDocuments(),
+      decklists: await mtgDecklists(connection).countDocuments(),
+      matches: await mtgMatches(connection).countDocuments(),
+    };
+  }
+
+  before(async () => {
+    mongo = await startEmbeddedMongo({ port: 0 });
+    connection = await mongoose.createConnection(mongo.uri, { dbName: 'mtg_seed' }).asPromise();
+    first = await seedMtg(connection, { onProgress: (p) => progress.push(p) });
+  });
+
+  after(async () => {
+    await connection?.close();
+    await mongo?.stop();
+  });
+
+  it('loads every record of the dataset and writes the marker last', async () => {
+    expect(first.status).to.equal('loaded');
+    expect(first.replaced).to.equal('nothing');
+    expect(first.counts).to.deep.equal(COUNTS);
+    expect(await countAll()).to.deep.equal(COUNTS);
+    const marker = await datasetMarkers(connection).findById('mtg').lean();
+    expect(marker).to.include({ as_of: '2026-08-08' });
+    expect(marker!.content_hash).to.match(/^[0-9a-f]{64}$/);
+    expect(marker!.counts).to.deep.equal(COUNTS);
+    expect(progress.at(-1)).to.deep.include({ collection: 'matches', done: COUNTS.matches, overallDone: progress.at(-1)!.overallTotal });
+  });
+
+  it('creates the indexes the meta queries need', async () => {
+    const keys = async (collection: string) => (await connection.db!.collection(collection).listIndexes().toArray()).map((index) => index.key as object);
+    expect(await keys('mtg_decklists')).to.deep.include.members([{ format: 1, date: 1 }, { format: 1, archetype: 1, date: 1 }]);
+    expect(await keys('mtg_matches')).to.deep.include.members([{ format: 1, date: 1 }, { deck1_id: 1 }, { deck2_id: 1 }]);
+    expect(await keys('mtg_tournaments')).to.deep.include.members([{ format: 1, date: 1 }]);
+    const cardIndexes = await connection.db!.collection('mtg_cards').listIndexes().toArray();
+    expect(cardIndexes.find((index) => index.key.name === 1)?.unique).to.equal(true);
+    expect(cardIndexes.map((index) => index.key as object)).to.deep.include({ lookup_keys: 1 });
+  });
+
+  it('stores deck lists with card names, real dates and the record', async () => {
+    const deck = await mtgDecklists(connection).findById(1).lean();
+    expect(deck).to.deep.include({ tournament_id: 1, format: 'Pauper', day: '2026-05-17', player: 'Elvengrillo', wins: 4, losses: 1, draws: 0 });
+    expect(deck).to.deep.include({ archetype: 'Red Madness', archetype_color: 'R' });
+    expect(deck!.date).to.deep.equal(new Date('2026-05-17T00:00:00Z'));
+    expect(deck!.mainboard[0]).to.deep.equal({ card: 'Faithless Looting', count: 4 });
+    expect(deck!.mainboard.reduce((sum, entry) => sum + entry.count, 0)).to.equal(60);
+    expect(deck!.sideboard).to.deep.include({ card: "Tormod's Crypt", count: 2 });
+
+    const match = await mtgMatches(connection).findById(1).lean();
+    expect(match).to.deep.include({ tournament_id: 1, format: 'Pauper', day: '2026-05-17', deck1_id: 2, deck2_id: 6, games: '2-1-0', result: 'p1' });
+    expect(match!.date).to.deep.equal(new Date('2026-05-17T00:00:00Z'));
+  });
+
+  it('resolves every card a deck list names, and finds cards by their lookup key', async () => {
+    const names = new Set(await mtgCards(connection).distinct('name'));
+    expect(names.size).to.equal(COUNTS.cards);
+    for (const board of ['mainboard.card', 'sideboard.card']) {
+      const used = (await mtgDecklists(connection).distinct(board)) as string[];
+      expect(used.length).to.be.greaterThan(100);
+      expect(used.filter((name) => !names.has(name))).to.deep.equal([]);
+    }
+
+    const byKey = async (typed: string) => (await mtgCards(connection).find({ lookup_keys: cardLookupKey(typed) }).lean()).map((card) => card.name);
+    expect(await byKey('lim duls vault')).to.deep.equal(["Lim-Dûl's Vault"]);
+    expect(await byKey('LIGHTNING BOLT')).to.deep.equal(['Lightning Bolt']);
+    expect(await byKey('fire//ice')).to.deep.equal(['Fire // Ice']);
+    // A double-faced card answers to its front face and to its full name.
+    expect(await byKey("Aang, Swift Savior // Aang and La, Ocean's Fury")).to.deep.equal(['Aang, Swift Savior']);
+    const bolt = await mtgCards(connection).findOne({ name: 'Lightning Bolt' }).lean();
+    expect(bolt).to.deep.include({ mana_cost: '{R}', mana_value: 1, type_line: 'Instant', is_land: false, colors: ['R'] });
+  });
+
+  it('changes nothing on a second run with the same files', async () => {
+    const before = await datasetMarkers(connection).findById('mtg').lean();
+    const again = await seedMtg(connection);
+    expect(again.status).to.equal('already-loaded');
+    expect(again.counts).to.deep.equal(COUNTS);
+    expect(await countAll()).to.deep.equal(COUNTS);
+    expect(await datasetMarkers(connection).findById('mtg').lean()).to.deep.equal(before);
+  });
+
+  it('clears and reloads what an interrupted load left (data without a marker)', async () => {
+    // What a crash half-way through leaves: some collections partly filled, no marker.
+    await datasetMarkers(connection).deleteOne({ _id: 'mtg' });
+    await mtgMatches(connection).deleteMany({ _id: { $gt: 20_000 } });
+    await mtgDecklists(connection).deleteOne({ _id: 1 });
+
+    const repaired = await seedMtg(connection);
+    expect(repaired.status).to.equal('loaded');
+    expect(repaired.replaced).to.equal('partial');
+    expect(await countAll()).to.deep.equal(COUNTS);
+    expect(await mtgDecklists(connection).findById(1).lean()).to.deep.include({ player: 'Elvengrillo' });
+    expect(await datasetMarkers(connection).findById('mtg').lean()).to.deep.include({ as_of: '2026-08-08' });
+  });
+});
