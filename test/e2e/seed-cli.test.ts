@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
-import { withDeadline } from '../support/async.js';
 import { uniqueDbName } from '../support/mongo-target.js';
-import { spawnTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
+import { runTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
 
 describe('troupe seed mtg (CLI)', function () {
   this.timeout(60_000);
@@ -10,12 +9,7 @@ describe('troupe seed mtg (CLI)', function () {
   let mongo: EmbeddedMongo;
   const dbName = uniqueDbName('seed_cli');
 
-  async function troupe(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const child = spawnTroupe(args, troupeEnv({ MONGODB_URI: mongo.uri, MONGODB_DB: dbName }));
-    spawned.push(child);
-    const { code } = await withDeadline(child.exited, 50_000, `troupe ${args.join(' ')} to exit`);
-    return { code, stdout: child.stdout(), stderr: child.stderr() };
-  }
+  const troupe = (args: string[]) => runTroupe(args, troupeEnv({ MONGODB_URI: mongo.uri, MONGODB_DB: dbName }), spawned);
 
   before(async () => {
     mongo = await startEmbeddedMongo({ port: 0 });

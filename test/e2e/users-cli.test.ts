@@ -4,7 +4,7 @@ import { writeEmbeddedMongoAddress } from '../../scripts/embedded-mongo-address.
 import { pollUntil, withDeadline } from '../support/async.js';
 import { uniqueDbName } from '../support/mongo-target.js';
 import { freePort, tempDir } from '../support/troupe-mongo-process.js';
-import { spawnTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
+import { runTroupe, spawnTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
 
 const KEY = /trp_[0-9a-f]{12}_[A-Za-z0-9_-]{43}/;
 
@@ -15,12 +15,7 @@ describe('troupe users (CLI)', function () {
   const env = () => ({ MONGODB_URI: mongo.uri, MONGODB_DB: uniqueDbNameForRun });
   const uniqueDbNameForRun = uniqueDbName('users_cli');
 
-  async function troupe(args: string[], extraEnv: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const child = spawnTroupe(args, troupeEnv(extraEnv));
-    spawned.push(child);
-    const { code } = await withDeadline(child.exited, 40_000, `troupe ${args.join(' ')} to exit`);
-    return { code, stdout: child.stdout(), stderr: child.stderr() };
-  }
+  const troupe = (args: string[], extraEnv: Record<string, string>) => runTroupe(args, troupeEnv(extraEnv), spawned, 40_000);
 
   before(async () => {
     mongo = await startEmbeddedMongo({ port: 0 });

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { withDeadline } from './async.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -54,4 +55,17 @@ export function troupeEnv(overrides: Record<string, string>): NodeJS.ProcessEnv 
     delete env[name];
   }
   return { ...env, ...overrides };
+}
+
+/** Runs one `troupe ...` command to completion (bounded), keeping the process in `spawned` for cleanup. */
+export async function runTroupe(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  spawned: TroupeProcess[],
+  timeoutMs = 50_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawnTroupe(args, env);
+  spawned.push(child);
+  const { code } = await withDeadline(child.exited, timeoutMs, `troupe ${args.join(' ')} to exit`);
+  return { code, stdout: child.stdout(), stderr: child.stderr() };
 }
