@@ -74,6 +74,8 @@ export interface ActorKind<S = unknown> extends KindBase {
   handle(state: S, message: Message, ctx: TurnContext): S | Promise<S>;
   /** A new message while the actor is busy: queue it (default) or answer 409. */
   doubleTexting?: DoubleTexting;
+  /** A turn running longer is abandoned: `ctx.signal` aborts and the caller gets `turn_timeout`. Default 10 minutes. */
+  turnTimeoutMs?: number;
 }
 
 export interface ServiceContext {

@@ -117,7 +117,8 @@ export async function drainActor(kind: ActorKind<unknown>, ref: ActorRef, deps: 
         if (env.lease) outbox.push({ kind: 'release', lease: env.lease });
         if (env.batchId) outbox.push({ kind: 'batch', batchId: env.batchId, messageId: env.messageId, ok: final[0]?.e !== 'error' });
       }
-      const set: Partial<ActorRecord> = { state: next, appliedSeq: entryId, outbox, updatedAt: new Date() };
+      const set: Partial<ActorRecord> = { appliedSeq: entryId, outbox, updatedAt: new Date() };
+      if (next !== undefined) set.state = next;
       if (ownerId !== undefined) set.ownerId = ownerId;
       if (!(await store.commit(_id, epoch, appliedSeq, set))) {
         logger.warn({ actor: ref, epoch, entryId }, 'a newer drain owns this actor; stale turn discarded');

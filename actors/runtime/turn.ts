@@ -32,6 +32,9 @@ export interface TurnInput {
 
 export class TurnAborted extends Error {}
 
+export const DEFAULT_TURN_TIMEOUT_MS = 10 * 60 * 1000;
+const TIMED_OUT = Symbol('turn timed out');
+
 export const errorEvent = (code: string, message: string, details?: unknown): StoredEvent => ({ e: 'error', d: { code, message, details: details ?? null } });
 
 export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
@@ -50,30 +53,57 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
 
   let replyData: unknown = null;
   const effects: OutboxItem[] = [];
+  // The turn's own signal: aborted on worker shutdown or when the turn overruns its time. Once the
+  // turn is over (or abandoned), whatever the handler still does through ctx has no effect.
+  const turn = new AbortController();
+  let over = false;
+  const onShutdown = () => turn.abort(input.signal.reason);
+  input.signal.addEventListener('abort', onShutdown, { once: true });
   const ctx: TurnContext = {
     actor: ref,
     ownerId: env.ownerId,
-    emit: input.emit,
+    emit: (event, data) => {
+      if (!over) input.emit(event, data);
+    },
     reply: (data) => {
-      replyData = data;
+      if (!over) replyData = data;
     },
     send: (to, type, payload) => {
-      effects.push({ kind: 'send', envelope: envelope({ actor: to, ownerId: env.ownerId, type, payload, messageId: randomUUID() }) });
+      if (!over) effects.push({ kind: 'send', envelope: envelope({ actor: to, ownerId: env.ownerId, type, payload, messageId: randomUUID() }) });
     },
     schedule: (delayMs, type, payload) => {
-      effects.push({ kind: 'schedule', delayMs, envelope: envelope({ actor: ref, ownerId: env.ownerId, type, payload }) });
+      if (!over) effects.push({ kind: 'schedule', delayMs, envelope: envelope({ actor: ref, ownerId: env.ownerId, type, payload }) });
     },
-    signal: input.signal,
+    signal: turn.signal,
     logger: input.logger,
   };
-  const before = input.state === undefined ? kind.initialState(ref, env.ownerId) : input.state;
+  // No state yet (undefined, or null as stored): the actor's first successful turn starts from its initial state.
+  const before = input.state == null ? kind.initialState(ref, env.ownerId) : input.state;
+  const timeoutMs = kind.turnTimeoutMs ?? DEFAULT_TURN_TIMEOUT_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const overrun = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs);
+  });
   let state: unknown;
   try {
-    state = await kind.handle(structuredClone(before), { messageId: env.messageId, type: env.type, payload: parsed.data, ownerId: env.ownerId, createdAt: env.createdAt }, ctx);
+    const result = await Promise.race([
+      Promise.resolve(kind.handle(structuredClone(before), { messageId: env.messageId, type: env.type, payload: parsed.data, ownerId: env.ownerId, createdAt: env.createdAt }, ctx)),
+      overrun,
+    ]);
+    if (result === TIMED_OUT) {
+      turn.abort(TIMED_OUT);
+      input.logger.warn({ actor: ref, messageId: env.messageId, timeoutMs }, 'turn overran its time; abandoned, state unchanged');
+      return unchanged(errorEvent('turn_timeout', `the turn did not finish within ${timeoutMs} ms`));
+    }
+    state = result;
   } catch (err) {
     if (input.signal.aborted) throw new TurnAborted('worker shutting down');
     input.logger.warn({ err, actor: ref, messageId: env.messageId }, 'turn failed; state unchanged');
     return unchanged(errorEvent('turn_failed', err instanceof Error ? err.message : String(err)));
+  } finally {
+    over = true;
+    clearTimeout(timer);
+    input.signal.removeEventListener('abort', onShutdown);
   }
   return { state, final: [{ e: 'reply', d: replyData }, { e: 'done', d: { messageId: env.messageId } }], effects };
 }

@@ -148,4 +148,15 @@ describe('actor runtime (in-process worker, real Redis, embedded Mongo)', functi
     const after = await client.send({ actor: strict, ownerId: 'u1', type: 'add', payload: { n: 1 } });
     expect(await events(after.replyStream)).to.deep.include(['reply', { count: 2 }]);
   });
+
+  it('abandons a turn that overruns its time: turn_timeout, its signal aborted, state unchanged, the actor goes on', async function () {
+    const hasty = { kind: 'hasty-counter', id: `${run}-hasty` };
+    const slow = await client.send({ actor: hasty, ownerId: 'u1', type: 'add', payload: { n: 1, sleepMs: 5_000 } });
+    const [, [event, data]] = await events(slow.replyStream);
+    expect(event).to.equal('error');
+    expect(data).to.deep.include({ code: 'turn_timeout' });
+    const next = await client.send({ actor: hasty, ownerId: 'u1', type: 'add', payload: { n: 1 } });
+    const got = await events(next.replyStream);
+    expect(got, JSON.stringify(got)).to.deep.include(['reply', { count: 1 }]);
+  });
 });

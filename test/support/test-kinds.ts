@@ -118,4 +118,7 @@ export const shoutKind: ServiceKind & WithResources = {
 /** A counter that refuses a message while it still has one to work on (double texting: reject). */
 export const strictCounterKind: ActorKind<CounterState> = { ...counterKind, kind: 'strict-counter', doubleTexting: 'reject', tools: [] };
 
-export const testKinds = [counterKind, strictCounterKind, shoutKind];
+/** A counter whose turns may take at most 200 ms. */
+export const hastyCounterKind: ActorKind<CounterState> = { ...counterKind, kind: 'hasty-counter', turnTimeoutMs: 200, tools: [] };
+
+export const testKinds = [counterKind, strictCounterKind, hastyCounterKind, shoutKind];
