@@ -38,6 +38,25 @@ function dbpathInUse(dbpath: string, holder: string, runningUri: string | undefi
   );
 }
 
+/**
+ * connectForCommand for a command's own process: an unreachable database is reported as one
+ * `troupe: ...` line on `stderr` and gives undefined (the command then exits 1).
+ */
+export async function connectOrReport(
+  config: Config,
+  logger: Logger,
+  example: string,
+  stderr: { write(text: string): unknown },
+): Promise<MongoConnection | undefined> {
+  try {
+    return await connectForCommand(config, logger, example);
+  } catch (error) {
+    if (!(error instanceof MongoUnavailableError)) throw error;
+    stderr.write(`troupe: ${error.message}\n`);
+    return undefined;
+  }
+}
+
 /** `info` would print "connected to MongoDB" on every command; keep warnings and explicit debugging. */
 export function quieterLogLevel(level: LogLevel): LogLevel {
   return level === 'info' ? 'warn' : level;

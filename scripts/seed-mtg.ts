@@ -2,9 +2,8 @@
  * `troupe seed mtg [--force]`: loads the bundled MTG tournament dataset into MongoDB (MONGODB_URI or the
  * embedded server), unless it is already there. Progress goes to stderr, the summary to stdout.
  */
-import { MongoUnavailableError, type MongoConnection } from '../models/connection.js';
 import { seedMtg, MTG_COLLECTIONS, type SeedMtgResult } from '../models/mtg/seed.js';
-import { connectForCommand, quieterLogLevel } from './command-mongo.js';
+import { connectOrReport, quieterLogLevel } from './command-mongo.js';
 import type { Config } from './config.js';
 import { createLogger } from './logger.js';
 import { count, progressBar, type ProgressOutput } from './progress-bar.js';
@@ -18,16 +17,8 @@ const defaultIo: SeedCommandIo = { stdout: process.stdout, stderr: process.stder
 
 export async function runSeedMtg(config: Config, { force = false }: { force?: boolean } = {}, io = defaultIo): Promise<number> {
   const logger = createLogger({ ...config.log, level: quieterLogLevel(config.log.level), fd: 2 });
-  let mongo: MongoConnection;
-  try {
-    mongo = await connectForCommand(config, logger, 'troupe seed mtg');
-  } catch (error) {
-    if (error instanceof MongoUnavailableError) {
-      io.stderr.write(`troupe: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  const mongo = await connectOrReport(config, logger, 'troupe seed mtg', io.stderr);
+  if (!mongo) return 1;
   const bar = progressBar(io.stderr);
   let result: SeedMtgResult;
   try {

@@ -3,11 +3,10 @@
  * the embedded server on EMBEDDED_MONGO_DBPATH when nothing else holds it). Results go to stdout,
  * problems to stderr as one `troupe: ...` line with exit code 1.
  */
-import { MongoUnavailableError, type MongoConnection } from '../models/connection.js';
 import { ApiError } from '../gateway/error-response.js';
 import { UserDirectory, type UserSummary } from '../gateway/users.js';
 import type { Config } from './config.js';
-import { connectForCommand, quieterLogLevel } from './command-mongo.js';
+import { connectOrReport, quieterLogLevel } from './command-mongo.js';
 import { createLogger } from './logger.js';
 
 export type Output = Pick<NodeJS.WriteStream, 'write'>;
@@ -86,16 +85,8 @@ export function usersTable(users: UserSummary[]): string {
 async function withUserDirectory(config: Config, io: UsersCommandIo, run: (users: UserDirectory) => Promise<number>): Promise<number> {
   // stdout carries the command's answer; connection logs go to stderr, and only when asked for.
   const logger = createLogger({ ...config.log, level: quieterLogLevel(config.log.level), fd: 2 });
-  let mongo: MongoConnection;
-  try {
-    mongo = await connectForCommand(config, logger, 'troupe users list');
-  } catch (error) {
-    if (error instanceof MongoUnavailableError) {
-      io.stderr.write(`troupe: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  const mongo = await connectOrReport(config, logger, 'troupe users list', io.stderr);
+  if (!mongo) return 1;
   try {
     return await run(await UserDirectory.open(mongo.connection));
   } catch (error) {
