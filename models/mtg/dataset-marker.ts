@@ -11,6 +11,8 @@ export interface DatasetMarker {
   as_of: string;
   /** sha256 of the dataset's files: a different one means the shipped dataset changed. */
   content_hash: string;
+  /** The shape of the documents built from those files (seed's MTG_DOCUMENTS_VERSION); absent in markers before version 2. */
+  documents_version?: number;
   /** Documents loaded, per collection. */
   counts: Record<string, number>;
   loaded_at: Date;
@@ -21,6 +23,7 @@ const schema = new Schema<DatasetMarker>(
     _id: { type: String, required: true },
     as_of: { type: String, required: true },
     content_hash: { type: String, required: true },
+    documents_version: { type: Number },
     counts: { type: Schema.Types.Mixed, required: true },
     loaded_at: { type: Date, required: true },
   },

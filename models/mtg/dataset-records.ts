@@ -1,6 +1,6 @@
 /**
  * Turns the dataset's records into the documents stored in MongoDB: card indices become card names,
- * "YYYY-MM-DD" days become Dates (keeping the string), and matches get their tournament's format and day.
+ * "YYYY-MM-DD" days become Dates (keeping the string), and matches get their tournament's format and day and their decks' archetypes.
  */
 import type { MtgCard } from './card.js';
 import { cardLookupKeys } from './card-lookup-key.js';
@@ -14,6 +14,14 @@ export function dayToDate(day: string): Date {
   const date = new Date(`${day}T00:00:00.000Z`);
   if (!/^\d{4}-\d\d-\d\d$/.test(day) || Number.isNaN(date.getTime())) throw new Error(`not a YYYY-MM-DD day: ${JSON.stringify(day)}`);
   return date;
+}
+
+/**
+ * The archetype name meta answers use. The dataset labels decks no rule matched "Unknown" (a third of
+ * Standard): one "Unknown" bucket would top every ranking and say nothing, so they are split by colour.
+ */
+export function archetypeName(archetype: string, color: string): string {
+  return archetype === 'Unknown' ? `Unknown (${color})` : archetype;
 }
 
 export function cardDocument(card: RawCard): MtgCard {
@@ -79,13 +87,18 @@ export function decklistDocument(decklist: RawDecklist, cardNames: readonly stri
     archetype: decklist.archetype,
     archetype_color: decklist.archetype_color,
     archetype_method: decklist.archetype_method,
+    archetype_name: archetypeName(decklist.archetype, decklist.archetype_color),
     companion: decklist.companion ?? null,
     mainboard: named(decklist.mainboard),
     sideboard: named(decklist.sideboard),
   };
 }
 
-export function matchDocument(match: RawMatch, tournaments: ReadonlyMap<number, MtgTournament>): MtgMatch {
+export function matchDocument(
+  match: RawMatch,
+  tournaments: ReadonlyMap<number, MtgTournament>,
+  decklists: ReadonlyMap<number, Pick<MtgDecklist, 'archetype_name'>>,
+): MtgMatch {
   const tournament = tournaments.get(match.tournament_id);
   if (tournament === undefined) throw new Error(`match ${match.id} refers to tournament ${match.tournament_id}, which tournaments.json does not have`);
   const document: MtgMatch = {
@@ -98,10 +111,16 @@ export function matchDocument(match: RawMatch, tournaments: ReadonlyMap<number, 
     round_number: match.round_number,
     deck1_id: match.deck1_id,
     deck2_id: match.deck2_id,
+    deck1_archetype: archetypeOf(match.deck1_id, decklists),
+    deck2_archetype: archetypeOf(match.deck2_id, decklists),
     games: match.games,
     result: match.result,
   };
   if (match.player1 !== undefined) document.player1 = match.player1;
   if (match.player2 !== undefined) document.player2 = match.player2;
   return document;
+}
+
+function archetypeOf(deckId: number | null, decklists: ReadonlyMap<number, Pick<MtgDecklist, 'archetype_name'>>): string | null {
+  return deckId === null ? null : (decklists.get(deckId)?.archetype_name ?? null);
 }

@@ -29,6 +29,8 @@ export interface MtgDecklist {
   /** A WUBRG subset, or "C". */
   archetype_color: string;
   archetype_method: string;
+  /** What the meta tools call the deck's archetype: `archetype`, or "Unknown (UR)" by colour when no rule matched. */
+  archetype_name: string;
   companion: string | null;
   mainboard: MtgDeckCard[];
   sideboard: MtgDeckCard[];
@@ -53,6 +55,7 @@ const schema = new Schema<MtgDecklist>(
     archetype: { type: String, required: true },
     archetype_color: { type: String, required: true },
     archetype_method: { type: String, required: true },
+    archetype_name: { type: String, required: true },
     companion: { type: String, default: null },
     mainboard: { type: [deckCard], default: () => [] },
     sideboard: { type: [deckCard], default: () => [] },
@@ -60,7 +63,7 @@ const schema = new Schema<MtgDecklist>(
   { collection: 'mtg_decklists', versionKey: false },
 );
 schema.index({ format: 1, date: 1 });
-schema.index({ format: 1, archetype: 1, date: 1 });
+schema.index({ format: 1, archetype_name: 1, date: 1 });
 
 export function mtgDecklists(connection: Connection): Model<MtgDecklist> {
   return (connection.models.MtgDecklist as Model<MtgDecklist> | undefined) ?? connection.model<MtgDecklist>('MtgDecklist', schema);

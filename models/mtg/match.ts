@@ -18,6 +18,9 @@ export interface MtgMatch {
   /** null when that player published no deck (then player1/player2 names them). */
   deck1_id: number | null;
   deck2_id: number | null;
+  /** The decks' `archetype_name`, copied so matchup queries need no join; null without a deck. */
+  deck1_archetype: string | null;
+  deck2_archetype: string | null;
   player1?: string;
   player2?: string;
   /** "W-L-D" from player 1's side. */
@@ -36,6 +39,8 @@ const schema = new Schema<MtgMatch>(
     round_number: { type: Number, required: true },
     deck1_id: { type: Number, default: null },
     deck2_id: { type: Number, default: null },
+    deck1_archetype: { type: String, default: null },
+    deck2_archetype: { type: String, default: null },
     player1: { type: String },
     player2: { type: String },
     games: { type: String, required: true },

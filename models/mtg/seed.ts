@@ -15,6 +15,8 @@ import { mtgMatches } from './match.js';
 import { mtgTournaments } from './tournament.js';
 
 export const MTG_DATASET_ID = 'mtg';
+/** Bumped when the documents built from the same files change shape: a load of an older version is reloaded. */
+export const MTG_DOCUMENTS_VERSION = 2;
 
 /** The collections the dataset fills, in load order. */
 export const MTG_COLLECTIONS = ['cards', 'tournaments', 'decklists', 'matches'] as const;
@@ -75,7 +77,7 @@ export async function seedMtg(connection: Connection, options: SeedMtgOptions = 
   const previous = await mtgDatasetMarker(connection);
   const seconds = () => Math.round((performance.now() - started) / 10) / 100;
 
-  if (previous !== undefined && previous.content_hash === files.contentHash && !force) {
+  if (previous !== undefined && previous.content_hash === files.contentHash && previous.documents_version === MTG_DOCUMENTS_VERSION && !force) {
     return { status: 'already-loaded', replaced: 'nothing', counts: await countDocuments(models), seconds: seconds(), marker: previous };
   }
 
@@ -93,11 +95,13 @@ export async function seedMtg(connection: Connection, options: SeedMtgOptions = 
   const cardNames = dataset.cards.map((card) => card.name);
   const tournaments = dataset.tournaments.map(tournamentDocument);
   const tournamentsById = new Map(tournaments.map((tournament) => [tournament._id, tournament]));
+  const decklists = dataset.decklists.map((decklist) => decklistDocument(decklist, cardNames));
+  const decklistsById = new Map(decklists.map((decklist) => [decklist._id, decklist]));
   const documents: Record<MtgCollection, () => object[]> = {
     cards: () => dataset.cards.map(cardDocument),
     tournaments: () => tournaments,
-    decklists: () => dataset.decklists.map((decklist) => decklistDocument(decklist, cardNames)),
-    matches: () => dataset.matches.map((match) => matchDocument(match, tournamentsById)),
+    decklists: () => decklists,
+    matches: () => dataset.matches.map((match) => matchDocument(match, tournamentsById, decklistsById)),
   };
 
   const overallTotal = MTG_COLLECTIONS.reduce((sum, name) => sum + dataset[name].length, 0);
@@ -121,6 +125,7 @@ export async function seedMtg(connection: Connection, options: SeedMtgOptions = 
     _id: MTG_DATASET_ID,
     as_of: dataset.meta.as_of,
     content_hash: files.contentHash,
+    documents_version: MTG_DOCUMENTS_VERSION,
     counts,
     loaded_at: new Date(),
   };

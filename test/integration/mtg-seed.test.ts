@@ -6,7 +6,7 @@ import { cardLookupKey } from '../../models/mtg/card-lookup-key.js';
 import { datasetMarkers } from '../../models/mtg/dataset-marker.js';
 import { mtgDecklists } from '../../models/mtg/decklist.js';
 import { mtgMatches } from '../../models/mtg/match.js';
-import { seedMtg, type SeedMtgResult, type SeedProgress } from '../../models/mtg/seed.js';
+import { MTG_DOCUMENTS_VERSION, seedMtg, type SeedMtgResult, type SeedProgress } from '../../models/mtg/seed.js';
 import { mtgTournaments } from '../../models/mtg/tournament.js';
 
 /** meta.json's counts for the shipped dataset (also in models/data/mtg/README.md). */
@@ -53,7 +53,7 @@ describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
 
   it('creates the indexes the meta queries need', async () => {
     const keys = async (collection: string) => (await connection.db!.collection(collection).listIndexes().toArray()).map((index) => index.key as object);
-    expect(await keys('mtg_decklists')).to.deep.include.members([{ format: 1, date: 1 }, { format: 1, archetype: 1, date: 1 }]);
+    expect(await keys('mtg_decklists')).to.deep.include.members([{ format: 1, date: 1 }, { format: 1, archetype_name: 1, date: 1 }]);
     expect(await keys('mtg_matches')).to.deep.include.members([{ format: 1, date: 1 }, { deck1_id: 1 }, { deck2_id: 1 }]);
     expect(await keys('mtg_tournaments')).to.deep.include.members([{ format: 1, date: 1 }]);
     const cardIndexes = await connection.db!.collection('mtg_cards').listIndexes().toArray();
@@ -64,7 +64,7 @@ describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
   it('stores deck lists with card names, real dates and the record', async () => {
     const deck = await mtgDecklists(connection).findById(1).lean();
     expect(deck).to.deep.include({ tournament_id: 1, format: 'Pauper', day: '2026-05-17', player: 'Elvengrillo', wins: 4, losses: 1, draws: 0 });
-    expect(deck).to.deep.include({ archetype: 'Red Madness', archetype_color: 'R' });
+    expect(deck).to.deep.include({ archetype: 'Red Madness', archetype_color: 'R', archetype_name: 'Red Madness' });
     expect(deck!.date).to.deep.equal(new Date('2026-05-17T00:00:00Z'));
     expect(deck!.mainboard[0]).to.deep.equal({ card: 'Faithless Looting', count: 4 });
     expect(deck!.mainboard.reduce((sum, entry) => sum + entry.count, 0)).to.equal(60);
@@ -73,6 +73,17 @@ describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
     const match = await mtgMatches(connection).findById(1).lean();
     expect(match).to.deep.include({ tournament_id: 1, format: 'Pauper', day: '2026-05-17', deck1_id: 2, deck2_id: 6, games: '2-1-0', result: 'p1' });
     expect(match!.date).to.deep.equal(new Date('2026-05-17T00:00:00Z'));
+    const [deck2, deck6] = await Promise.all([2, 6].map((id) => mtgDecklists(connection).findById(id).lean()));
+    expect(match).to.deep.include({ deck1_archetype: deck2!.archetype_name, deck2_archetype: deck6!.archetype_name });
+  });
+
+  it('names decks no archetype rule matched by their colours', async () => {
+    const unknown = await mtgDecklists(connection).findOne({ archetype: 'Unknown' }).lean();
+    expect(unknown!.archetype_name).to.equal(`Unknown (${unknown!.archetype_color})`);
+    expect(await mtgDecklists(connection).countDocuments({ archetype_name: 'Unknown' })).to.equal(0);
+    // A match against a player who published no list has no archetype on that side.
+    const oneSided = await mtgMatches(connection).findOne({ deck2_id: null }).lean();
+    expect(oneSided).to.deep.include({ deck2_archetype: null });
   });
 
   it('resolves every card a deck list names, and finds cards by their lookup key', async () => {
@@ -101,6 +112,14 @@ describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
     expect(again.counts).to.deep.equal(COUNTS);
     expect(await countAll()).to.deep.equal(COUNTS);
     expect(await datasetMarkers(connection).findById('mtg').lean()).to.deep.equal(before);
+  });
+
+  it('reloads a load whose documents have an older shape', async () => {
+    await datasetMarkers(connection).updateOne({ _id: 'mtg' }, { $unset: { documents_version: 1 } });
+    const reloaded = await seedMtg(connection);
+    expect(reloaded).to.deep.include({ status: 'loaded', replaced: 'outdated' });
+    expect(reloaded.marker.documents_version).to.equal(MTG_DOCUMENTS_VERSION);
+    expect(await countAll()).to.deep.equal(COUNTS);
   });
 
   it('clears and reloads what an interrupted load left (data without a marker)', async () => {
