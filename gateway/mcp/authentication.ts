@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { ParameterizedContext } from 'koa';
 import { apiKeyFromHeaders, unauthorizedError } from '../auth.js';
 import type { GatewayState } from '../state.js';
-import type { McpUser } from './actor-call.js';
+import type { McpUser } from '../actor-call.js';
 
 /** `(headers) => authenticateRequest(users, headers)` from gateway/auth.ts (tests may pass fakes). */
 export type Authenticate = (headers: IncomingHttpHeaders) => Promise<McpUser | undefined> | McpUser | undefined;

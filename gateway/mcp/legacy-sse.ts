@@ -10,7 +10,7 @@ import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Logger } from '../../actors/runtime/contract.js';
 import { ApiError } from '../error-response.js';
-import type { McpUser } from './actor-call.js';
+import type { McpUser } from '../actor-call.js';
 import { buildMcpServer, type McpCatalogue, type McpServerDeps } from './server.js';
 import type { RelayedMessage, SessionRelay } from './session-relay.js';
 

@@ -7,7 +7,7 @@ import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/serv
 import { McpError, ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { AnyKind, Logger } from '../../actors/runtime/contract.js';
-import { callActor, type ActorCallDeps, type ActorFailure, type McpUser } from './actor-call.js';
+import { callActor, type ActorCallDeps, type ActorFailure, type McpUser } from '../actor-call.js';
 import { failureText } from './tools.js';
 
 /** What a kind declares to expose an MCP resource (belongs beside ToolContract in actors/runtime/contract.ts). */

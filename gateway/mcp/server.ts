@@ -6,7 +6,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { AnyKind, Logger } from '../../actors/runtime/contract.js';
-import type { ActorCallDeps, McpUser } from './actor-call.js';
+import type { ActorCallDeps, McpUser } from '../actor-call.js';
 import { registerResources, resourceCatalogue, type CatalogueResource } from './resources.js';
 import { registerTools, toolCatalogue, type CatalogueTool } from './tools.js';
 

@@ -7,7 +7,7 @@
 import type { Context } from 'koa';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Logger } from '../../actors/runtime/contract.js';
-import type { McpUser } from './actor-call.js';
+import type { McpUser } from '../actor-call.js';
 import { buildMcpServer, type McpCatalogue, type McpServerDeps } from './server.js';
 
 export interface StreamableHttpOptions {

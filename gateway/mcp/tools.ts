@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { RuntimeError } from '../../actors/runtime/client.js';
 import type { AnyKind, Logger, ToolContract } from '../../actors/runtime/contract.js';
 import { ApiError } from '../error-response.js';
-import { callActor, type ActorCallDeps, type ActorFailure, type McpUser } from './actor-call.js';
+import { callActor, type ActorCallDeps, type ActorFailure, type McpUser } from '../actor-call.js';
 import { progressReporter } from './progress.js';
 
 /** The MCP tool-name rule (SEP-986) without the forms the SDK warns about on the console. */

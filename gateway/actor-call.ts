@@ -1,16 +1,16 @@
 /**
- * One request-reply round trip to an actor on behalf of an MCP caller: validate the message, admit it
- * through the user's limits, post it, and follow its reply stream to the terminal event. Tools and
- * resources are both built on this; it answers with data or a failure, and throws only on faults
- * (Redis down, a bug), which the MCP layer turns into an opaque internal error.
+ * One request-reply round trip to an actor on behalf of a caller: validate the message, admit it
+ * through the user's limits, post it, and follow its reply stream to the terminal event. MCP tools and
+ * resources and the kinds' declared HTTP routes are built on this; it answers with data or a failure,
+ * and throws only on faults (Redis down, a bug), which the caller turns into an opaque internal error.
  */
-import type { ActorClient } from '../../actors/runtime/client.js';
-import { RuntimeError } from '../../actors/runtime/client.js';
-import type { AnyKind } from '../../actors/runtime/contract.js';
-import { ActorRef } from '../../queues/envelope.js';
-import type { ReplyEvent } from '../../queues/reply-stream.js';
-import { ApiError } from '../error-response.js';
-import type { UserLimits } from '../limits.js';
+import type { ActorClient } from '../actors/runtime/client.js';
+import { RuntimeError } from '../actors/runtime/client.js';
+import type { AnyKind } from '../actors/runtime/contract.js';
+import { ActorRef } from '../queues/envelope.js';
+import type { ReplyEvent } from '../queues/reply-stream.js';
+import { ApiError } from './error-response.js';
+import type { UserLimits } from './limits.js';
 
 /** Who is calling, as the gateway's authentication resolves an API key. */
 export interface McpUser {
