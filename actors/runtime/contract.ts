@@ -2,6 +2,7 @@
  * What an actor kind declares: its messages (zod), its pure turn handler, its limits, and the MCP tools
  * through which it is reached. The gateway mounts these generically; adding a kind adds a folder.
  */
+import type { Connection } from 'mongoose';
 import type { z } from 'zod';
 import type { ActorRef } from '../../queues/envelope.js';
 
@@ -78,8 +79,30 @@ export interface ActorKind<S = unknown> extends KindBase {
   turnTimeoutMs?: number;
 }
 
+/**
+ * A caller's mistake or a missing precondition, reported to the caller as an `error` event with this
+ * code (and as a 4xx over HTTP, a tool error over MCP). Anything else a handler throws is a failure.
+ */
+export class RequestError extends Error {
+  constructor(
+    readonly code: 'bad_request' | 'not_found' | 'unavailable',
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'RequestError';
+  }
+}
+
+/** What a worker process lends the handlers it runs. */
+export interface ActorResources {
+  /** The process's MongoDB connection (mongoose). */
+  mongo: Connection;
+}
+
 export interface ServiceContext {
   emit(event: string, data: unknown): void;
+  readonly resources: ActorResources;
   readonly signal: AbortSignal;
   readonly logger: Logger;
 }

@@ -14,7 +14,7 @@ import { RedisNames } from '../../queues/keys.js';
 import { Mailboxes } from '../../queues/mailbox.js';
 import { publish } from '../../queues/reply-stream.js';
 import { actorRecords, ActorStore } from '../../models/actor-record.js';
-import type { ActorKind, AnyKind, Logger, ServiceKind } from './contract.js';
+import { RequestError, type ActorKind, type ActorResources, type AnyKind, type Logger, type ServiceKind } from './contract.js';
 import { Batches } from './batches.js';
 import { drainActor } from './drain.js';
 import { Effects } from './effects.js';
@@ -87,7 +87,8 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     } else {
       const service = kind as ServiceKind;
       const effects = new Effects(redis, mailboxes, scheduleQueue, batches, names);
-      const worker = new Worker(names.serviceQueue(kind.kind), (job: Job) => runService(service, job, effects, redis, logger, shutdown.signal), {
+      const resources: ActorResources = { mongo: options.mongo };
+      const worker = new Worker(names.serviceQueue(kind.kind), (job: Job) => runService(service, job, { effects, redis, logger, resources, signal: shutdown.signal }), {
         ...workerOptions(),
         concurrency: service.concurrency ?? settings.DEFAULT_SERVICE_CONCURRENCY,
       });
@@ -133,7 +134,15 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   };
 }
 
-async function runService(kind: ServiceKind, job: Job, effects: Effects, redis: Redis, logger: Logger, signal: AbortSignal) {
+interface ServiceRun {
+  effects: Effects;
+  redis: Redis;
+  logger: Logger;
+  resources: ActorResources;
+  signal: AbortSignal;
+}
+
+async function runService(kind: ServiceKind, job: Job, { effects, redis, logger, resources, signal }: ServiceRun) {
   const parsed = Envelope.safeParse(job.data);
   if (!parsed.success) {
     logger.warn({ jobId: job.id, issues: parsed.error.issues }, 'malformed service request dropped');
@@ -155,13 +164,17 @@ async function runService(kind: ServiceKind, job: Job, effects: Effects, redis: 
     try {
       const data = await kind.handle(
         { messageId: env.messageId, type: env.type, payload: payload.data, ownerId: env.ownerId, createdAt: env.createdAt },
-        { emit: (event, data) => stream && effects.emit(stream, event, data), signal, logger },
+        { emit: (event, data) => stream && effects.emit(stream, event, data), signal, logger, resources },
       );
       await effects.flushEmits();
       final = [{ e: 'reply', d: data ?? null }, { e: 'done', d: { messageId: env.messageId } }];
     } catch (err) {
       if (signal.aborted) throw err;
-      final = [errorEvent('request_failed', err instanceof Error ? err.message : String(err))];
+      if (err instanceof RequestError) final = [errorEvent(err.code, err.message, err.details)];
+      else {
+        logger.error({ err, kind: kind.kind, type: env.type, messageId: env.messageId }, 'service request failed');
+        final = [errorEvent('request_failed', err instanceof Error ? err.message : String(err))];
+      }
     }
   }
   await send(final);
