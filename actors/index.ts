@@ -4,8 +4,9 @@
  */
 import type { AnyKind } from './runtime/contract.js';
 import { echoKind } from './echo/kind.js';
+import { metaKind } from './meta/kind.js';
 
-export const kinds: AnyKind[] = [echoKind];
+export const kinds: AnyKind[] = [echoKind, metaKind];
 
 /** The kinds named in `--kinds a,b` (all when absent); unknown names are an error that lists the valid ones. */
 export function selectKinds(all: AnyKind[], names?: string[]): AnyKind[] {

@@ -34,6 +34,22 @@ export interface ActorFailure {
   details: Record<string, unknown>;
 }
 
+/** The HTTP status of a failure, by the code the runtime or the handler gave it. */
+const FAILURE_STATUS: Record<string, number> = {
+  bad_request: 400,
+  not_found: 404,
+  conflict: 409,
+  rate_limited: 429,
+  unavailable: 503,
+  deadline_exceeded: 504,
+  reply_timeout: 504,
+  turn_failed: 422,
+  turn_timeout: 504,
+  request_failed: 422,
+};
+
+export const failureStatus = (code: string): number => FAILURE_STATUS[code] ?? 422;
+
 export type ActorAnswer = { ok: true; data: unknown } | { ok: false; failure: ActorFailure };
 
 export interface ActorCall {

@@ -17,6 +17,7 @@ import { ActorId, ActorKindName, type ActorRef } from '../queues/envelope.js';
 import { RuntimeError, type ActorClient } from '../actors/runtime/client.js';
 import type { AnyKind } from '../actors/runtime/contract.js';
 import type { ReplyEvent } from '../queues/reply-stream.js';
+import { failureStatus } from './actor-call.js';
 import { ApiError } from './error-response.js';
 import type { UserLimits } from './limits.js';
 import { lastEventIdOf, streamEvents } from './sse.js';
@@ -51,9 +52,6 @@ const BatchBody = z
 
 const IdempotencyKey = z.string().min(1).max(200).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces');
 const MessageId = z.string().uuid();
-
-/** HTTP status for a terminal `error` event when the caller asked for JSON. */
-const ERROR_STATUS: Record<string, number> = { bad_request: 400, not_found: 404, deadline_exceeded: 504, turn_failed: 422, request_failed: 422 };
 
 function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value);
@@ -143,7 +141,7 @@ export function createActorRouter(deps: ActorRoutesDeps): Router<GatewayState> {
     }
     if (last.event === 'error') {
       const data = last.data as { code?: string; message?: string; details?: unknown };
-      throw new ApiError(ERROR_STATUS[data.code ?? ''] ?? 422, data.code ?? 'turn_failed', data.message ?? 'the message failed', data.details ? { issues: data.details } : {});
+      throw new ApiError(failureStatus(data.code ?? ''), data.code ?? 'turn_failed', data.message ?? 'the message failed', data.details ? { issues: data.details } : {});
     }
     ctx.body = {
       messageId,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LLM_SECRET_VARIABLES, LLM_URL_VARIABLES, llmConfigFromEnv, llmEnvSchema } from '../actors/llm/config.js';
 import { kindLimitsVariable } from './kind-limits.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -109,8 +110,9 @@ export const configSchema = z
     DEFAULT_CONCURRENT_TURNS: positiveInteger().default(20),
     LEASE_TTL_SECONDS: positiveInteger().default(600),
     KIND_LIMITS: kindLimitsVariable().optional(),
+    ...llmEnvSchema.shape,
   })
-  .transform((env) => ({
+  .transform((env, ctx) => ({
     nodeEnv: env.NODE_ENV,
     http: { host: env.HOST, port: env.PORT },
     redis: { url: env.REDIS_URL, prefix: env.REDIS_PREFIX },
@@ -134,14 +136,16 @@ export const configSchema = z
       kinds: env.KIND_LIMITS ?? {},
       leaseTtlMs: env.LEASE_TTL_SECONDS * 1000,
     },
+    /** LLM_PROVIDER and friends: the one language-model configuration agents and tools share. */
+    llm: llmConfigFromEnv(env, ctx),
   }));
 
 export type Config = z.output<typeof configSchema>;
 export type ConfigVariable = keyof z.input<typeof configSchema>;
 
-const SECRET_BEARING: ReadonlySet<string> = new Set(['REDIS_URL', 'MONGODB_URI']);
+const SECRET_BEARING: ReadonlySet<string> = new Set(['REDIS_URL', 'MONGODB_URI', ...LLM_URL_VARIABLES]);
 /** Variables that are secrets as a whole: never echoed, even when invalid. */
-const SECRET: ReadonlySet<string> = new Set(['METRICS_TOKEN']);
+const SECRET: ReadonlySet<string> = new Set(['METRICS_TOKEN', ...LLM_SECRET_VARIABLES]);
 
 export interface ConfigProblem {
   variable: string;

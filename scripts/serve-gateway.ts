@@ -7,6 +7,7 @@ import { createGatewayApp } from '../gateway/app.js';
 import { authenticateRequest } from '../gateway/auth.js';
 import { startHttpServer } from '../gateway/http-server.js';
 import { UserLimits } from '../gateway/limits.js';
+import { createContractRouter } from '../gateway/contract-routes.js';
 import { createMcpRouter } from '../gateway/mcp/router.js';
 import { TroupeMetrics } from '../gateway/metrics.js';
 import { mongoReadinessCheck, redisReadinessCheck } from '../gateway/readiness.js';
@@ -47,13 +48,14 @@ export async function serveGateway({ config, logger, redis, redisUrl, mongo, kin
   const limits = new UserLimits(redis, { ...config.limits, keyPrefix: names.prefix });
   const metrics = new TroupeMetrics({ queueDepth: () => client.queueDepth() });
   const actorRoutes = createActorRouter({ client, limits, observeTurn: (kind, seconds, outcome) => metrics.observeTurn(kind, seconds, outcome) });
+  const contractRoutes = createContractRouter(kinds, { client, limits });
   const mcp = createMcpRouter({ client, limits, authenticate: (headers) => authenticateRequest(users, headers), logger: logger.child({ component: 'mcp' }), redisUrl });
   const app = createGatewayApp({
     logger: logger.child({ component: 'gateway' }),
     readinessChecks: { redis: redisReadinessCheck(redis), mongo: mongoReadinessCheck(mongo), workers: workersReadinessCheck(client) },
     users,
     metrics,
-    routers: [actorRoutes, mcp.router],
+    routers: [actorRoutes, contractRoutes, mcp.router],
     ...config.gateway,
   });
   const http = await startHttpServer(app, config.http);

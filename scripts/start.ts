@@ -11,6 +11,7 @@ import { createLogger } from './logger.js';
 import { ShutdownSequence } from './shutdown-sequence.js';
 import { onShutdownSignal } from './shutdown-signal.js';
 import { serveGateway } from './serve-gateway.js';
+import { createNarrator } from '../actors/llm/narrator.js';
 
 /**
  * `troupe start`: logger -> Redis -> Mongo (+ the MTG dataset on first start) -> workers for every kind -> gateway (HTTP + MCP). Resolves with the exit code once a
@@ -43,7 +44,7 @@ export async function runStart(config: Config, kinds: AnyKind[]): Promise<number
     throwIfSignalled(signalled);
 
     const names = new RedisNames(config.redis.prefix);
-    const workers = await startWorkers({ redisUrl: redis.url, mongo: mongo.connection, kinds, logger: logger.child({ component: 'worker' }), names });
+    const workers = await startWorkers({ redisUrl: redis.url, mongo: mongo.connection, kinds, narrator: createNarrator(config.llm), logger: logger.child({ component: 'worker' }), names });
     shutdown.add('workers', () => workers.close());
     const gateway = await serveGateway({ config, logger, redis: redis.client, redisUrl: redis.url, mongo: mongo.connection, kinds, names });
     shutdown.add('gateway', () => gateway.close());

@@ -4,6 +4,7 @@
  */
 import type { Connection } from 'mongoose';
 import type { z } from 'zod';
+import type { Narrator } from '../llm/narration.js';
 import type { ActorRef } from '../../queues/envelope.js';
 
 export interface Logger {
@@ -59,6 +60,17 @@ export interface ToolContract<I extends z.ZodRawShape = z.ZodRawShape> {
   toMessage(args: z.infer<z.ZodObject<I>>, caller: { userId: string }): { actorId: string; type: string; payload: unknown };
 }
 
+/** A plain HTTP read (e.g. `GET /formats`) that becomes one message to one actor; the reply is the JSON body. */
+export interface HttpRouteContract<Q extends z.ZodRawShape = z.ZodRawShape> {
+  method: 'GET';
+  /** A fixed path, e.g. `/formats`. */
+  path: string;
+  description: string;
+  /** zod shape of the query string (values arrive as strings: use z.coerce for numbers). */
+  query: Q;
+  toMessage(query: z.infer<z.ZodObject<Q>>, caller: { userId: string }): { actorId: string; type: string; payload: unknown };
+}
+
 interface KindBase {
   kind: string;
   description: string;
@@ -66,6 +78,7 @@ interface KindBase {
   messages: Record<string, z.ZodType>;
   limits?: KindLimits;
   tools?: ToolContract[];
+  http?: HttpRouteContract[];
 }
 
 /** A stateful actor: one turn at a time per actor id, state persisted with fencing. */
@@ -98,6 +111,8 @@ export class RequestError extends Error {
 export interface ActorResources {
   /** The process's MongoDB connection (mongoose). */
   mongo: Connection;
+  /** Explains computed results in prose: the configured language model, or the offline narrator. */
+  narrator: Narrator;
 }
 
 export interface ServiceContext {

@@ -15,6 +15,8 @@ import { Mailboxes } from '../../queues/mailbox.js';
 import { publish } from '../../queues/reply-stream.js';
 import { actorRecords, ActorStore } from '../../models/actor-record.js';
 import { RequestError, type ActorKind, type ActorResources, type AnyKind, type Logger, type ServiceKind } from './contract.js';
+import type { Narrator } from '../llm/narration.js';
+import { offlineNarrator } from '../llm/offline-narrator.js';
 import { Batches } from './batches.js';
 import { drainActor } from './drain.js';
 import { Effects } from './effects.js';
@@ -28,6 +30,8 @@ export interface WorkerOptions {
   logger: Logger;
   /** Key and queue names (REDIS_PREFIX); default prefix `troupe`. */
   names?: RedisNames;
+  /** The language model handlers explain results with (LLM_PROVIDER); default: the offline narrator. */
+  narrator?: Narrator;
   /** Concurrent drains per actor kind in this process. */
   actorConcurrency?: number;
 }
@@ -87,7 +91,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     } else {
       const service = kind as ServiceKind;
       const effects = new Effects(redis, mailboxes, scheduleQueue, batches, names);
-      const resources: ActorResources = { mongo: options.mongo };
+      const resources: ActorResources = { mongo: options.mongo, narrator: options.narrator ?? offlineNarrator() };
       const worker = new Worker(names.serviceQueue(kind.kind), (job: Job) => runService(service, job, { effects, redis, logger, resources, signal: shutdown.signal }), {
         ...workerOptions(),
         concurrency: service.concurrency ?? settings.DEFAULT_SERVICE_CONCURRENCY,

@@ -25,6 +25,7 @@ describe('loadConfig', () => {
         kinds: {},
         leaseTtlMs: 600_000,
       },
+      llm: { provider: 'offline' },
     };
     expect(loadConfig({})).to.deep.equal(expected);
   });
@@ -50,6 +51,9 @@ describe('loadConfig', () => {
       DEFAULT_CONCURRENT_TURNS: '5',
       LEASE_TTL_SECONDS: '30',
       KIND_LIMITS: 'scouting:rate=10/3600,concurrent=3;game:concurrent=none',
+      LLM_PROVIDER: 'anthropic',
+      LARGE_LANGUAGE_MODEL: 'claude-sonnet-4-5',
+      ANTHROPIC_API_KEY: 'sk-ant-test-key',
     });
     expect(config).to.deep.equal({
       nodeEnv: 'production',
@@ -71,6 +75,7 @@ describe('loadConfig', () => {
         kinds: { scouting: { rate: { points: 10, durationSeconds: 3600 }, concurrent: 3 }, game: { concurrent: null } },
         leaseTtlMs: 30_000,
       },
+      llm: { provider: 'anthropic', model: 'claude-sonnet-4-5', apiKey: 'sk-ant-test-key', temperature: undefined, timeoutMs: 60_000 },
     });
   });
 

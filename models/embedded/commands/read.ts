@@ -5,6 +5,7 @@ import { type CollectionAccess } from '../access.js';
 import { type CommandContext, type CommandHandler } from '../context.js';
 import { badValue, failedToParse, MongoCommandError, operationNotSupportedInTransaction, unsupported } from '../errors.js';
 import { asCommandError, checkedOperand, compileFilter } from '../query/filter.js';
+import { fastGroup } from '../query/group.js';
 import { project } from '../query/projection.js';
 import { parseSort, sortDocs } from '../query/sort.js';
 import { isExotic, isPlainObject, keyOf, restoreNumberTypes, newObjectId, remark, valuesAtPath, viewOf, cloneValue, type Doc } from '../values.js';
@@ -200,6 +201,9 @@ function restoreTypesById(input: Doc[], results: Doc[], readsOtherCollections: b
   return results.map((r) => restoreNumberTypes(r._id !== undefined ? byId.get(keyOf(r._id)) : undefined, r) as Doc);
 }
 
+/** Pipeline stages that build new documents and never change the ones they are given. */
+const READ_ONLY_STAGES = new Set(['$match', '$group', '$sort', '$limit', '$skip', '$count', '$sortByCount']);
+
 export const aggregate: CommandHandler = async (ctx) => {
   const body = ctx.body;
   rejectUnsupported(body, 'collation');
@@ -239,6 +243,12 @@ export const aggregate: CommandHandler = async (ctx) => {
       input = access.find(undefined);
     }
   }
+  const group = pipeline[0] && stageName(pipeline[0]) === '$group' ? fastGroup(pipeline[0]) : undefined;
+  const grouped = group?.(input);
+  if (grouped) {
+    input = grouped;
+    pipeline = pipeline.slice(1);
+  }
   let results: Doc[];
   try {
     const aggregator = new Aggregator(withEmptyCount(checkedOperand(pipeline) as Doc[]), {
@@ -246,7 +256,9 @@ export const aggregate: CommandHandler = async (ctx) => {
       variables: variables ? (checkedOperand(variables) as Doc) : undefined,
       collectionResolver: (name: string) => ctx.access(name).find(undefined).map(viewOf),
     });
-    results = aggregator.run(input.map((d) => cloneValue(viewOf(d)))) as Doc[];
+    // Stages that only read their input may see the stored documents themselves; the others get copies.
+    const readOnly = pipeline.every((stage) => READ_ONLY_STAGES.has(stageName(stage)));
+    results = aggregator.run(input.map((d) => (readOnly ? viewOf(d) : cloneValue(viewOf(d))))) as Doc[];
   } catch (e) {
     throw asCommandError(e);
   }

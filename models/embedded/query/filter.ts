@@ -61,10 +61,16 @@ const isPlainEqualityValue = (v: unknown): boolean =>
  */
 function equalityFilter(filter: Doc): Filter | undefined {
   const checks: Array<{ parts: string[]; keys: Set<string> }> = [];
+  const ranges: Array<{ parts: string[]; bounds: DateBound[] }> = [];
   for (const [path, cond] of Object.entries(filter)) {
     if (path.startsWith('$')) return undefined;
     let values: unknown[];
     if (isPlainObject(cond) && Object.keys(cond).some((k) => k.startsWith('$'))) {
+      const bounds = dateBounds(cond);
+      if (bounds) {
+        ranges.push({ parts: path.split('.'), bounds });
+        continue;
+      }
       const ops = Object.keys(cond);
       if (ops.length !== 1) return undefined;
       if (ops[0] === '$eq') values = [cond.$eq];
@@ -76,11 +82,37 @@ function equalityFilter(filter: Doc): Filter | undefined {
   }
   return {
     test(doc: Doc) {
-      return checks.every(({ parts, keys }) =>
-        valuesAtPath(doc, parts).some((v) => keys.has(keyOf(v)) || (Array.isArray(v) && v.some((x) => keys.has(keyOf(x))))),
+      return (
+        checks.every(({ parts, keys }) => valuesAtPath(doc, parts).some((v) => keys.has(keyOf(v)) || (Array.isArray(v) && v.some((x) => keys.has(keyOf(x)))))) &&
+        ranges.every(({ parts, bounds }) => valuesAtPath(doc, parts).some((v) => withinBounds(v, bounds)))
       );
     },
   };
+}
+
+const RANGE_OPERATORS: Record<string, (a: number, b: number) => boolean> = { $gt: (a, b) => a > b, $gte: (a, b) => a >= b, $lt: (a, b) => a < b, $lte: (a, b) => a <= b };
+
+type DateBound = (time: number) => boolean;
+
+/** A condition made only of $gt/$gte/$lt/$lte with Date operands (a time window), as one test per bound. */
+function dateBounds(cond: Doc): DateBound[] | undefined {
+  const entries = Object.entries(cond);
+  if (entries.length === 0 || !entries.every(([op, value]) => op in RANGE_OPERATORS && value instanceof Date)) return undefined;
+  return entries.map(([op, value]) => {
+    const compare = RANGE_OPERATORS[op];
+    const at = (value as Date).getTime();
+    return (time: number) => compare(time, at);
+  });
+}
+
+/**
+ * Ranges compare within one type in MongoDB, so only Date values can match a Date bound. A Date must
+ * meet every bound; an array matches when each bound is met by some element (not necessarily the same).
+ */
+function withinBounds(value: unknown, bounds: DateBound[]): boolean {
+  if (value instanceof Date) return bounds.every((bound) => bound(value.getTime()));
+  if (!Array.isArray(value)) return false;
+  return bounds.every((bound) => value.some((x) => x instanceof Date && bound(x.getTime())));
 }
 
 const TYPE_ALIASES: Record<string, string> = {

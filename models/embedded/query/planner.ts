@@ -1,6 +1,6 @@
 /**
  * Chooses the documents a filter needs to look at: an `_id` lookup, an equality lookup on a complete
- * secondary index, or a collection scan. `exact` says the lookup alone already decides the filter.
+ * secondary index, an equality lookup on a compound index's first field, or a collection scan. `exact` says the lookup alone already decides the filter.
  */
 import { type Collection } from '../store/collection.js';
 import { type Index } from '../store/indexes.js';
@@ -56,6 +56,18 @@ export function plan(coll: Collection | undefined, filter: Doc | undefined): Pla
     if (perField.every((v) => v && v.length === 1)) {
       const key = index.lookupKey(perField.map((v) => v![0]));
       return { stage: 'IXSCAN', index: index.name, idKeys: [...(index.entries.get(key) ?? [])], exact: fields.length === index.fields.length };
+    }
+  }
+  // A compound index whose first field the filter pins down narrows the scan to that prefix (e.g.
+  // { format, date: { $gte } } on { format: 1, date: 1 }); the rest of the filter is then matched.
+  for (const index of coll.indexes.values()) {
+    if (!index.complete || !index.prefixEntries) continue;
+    const first = index.fields[0].path;
+    const values = first in filter ? equalityValues(filter[first]) : undefined;
+    if (values) {
+      const idKeys = new Set<string>();
+      for (const value of values) for (const id of index.idsByPrefix(value)) idKeys.add(id);
+      return { stage: 'IXSCAN', index: index.name, idKeys: [...idKeys], exact: false };
     }
   }
   return { stage: 'COLLSCAN', exact: false };

@@ -29,6 +29,8 @@ const SEPARATOR = '\u0001';
 export class Index {
   readonly fields: Array<{ path: string; parts: string[] }>;
   readonly entries = new Map<string, Set<string>>();
+  /** Compound indexes only: ids by the first field's key, for lookups by equality on that prefix. */
+  readonly prefixEntries?: Map<string, Set<string>>;
   private readonly partial?: Query;
 
   constructor(
@@ -36,6 +38,7 @@ export class Index {
     readonly spec: IndexSpec,
   ) {
     this.fields = Object.keys(spec.key).map((path) => ({ path, parts: path.split('.') }));
+    if (this.fields.length > 1) this.prefixEntries = new Map();
     if (spec.partialFilterExpression) this.partial = new Query(checkedOperand(spec.partialFilterExpression) as Doc);
   }
 
@@ -88,20 +91,22 @@ export class Index {
   }
 
   add(idKey: string, keys: IndexKey[]) {
-    for (const { key } of keys) {
-      let ids = this.entries.get(key);
-      if (!ids) this.entries.set(key, (ids = new Set()));
-      ids.add(idKey);
+    for (const { key, values } of keys) {
+      addId(this.entries, key, idKey);
+      if (this.prefixEntries) addId(this.prefixEntries, keyOf(values[0]), idKey);
     }
   }
 
   remove(idKey: string, keys: IndexKey[]) {
-    for (const { key } of keys) {
-      const ids = this.entries.get(key);
-      if (!ids) continue;
-      ids.delete(idKey);
-      if (ids.size === 0) this.entries.delete(key);
+    for (const { key, values } of keys) {
+      removeId(this.entries, key, idKey);
+      if (this.prefixEntries) removeId(this.prefixEntries, keyOf(values[0]), idKey);
     }
+  }
+
+  /** Ids whose first indexed field equals `value` (compound indexes only). */
+  idsByPrefix(value: unknown): Iterable<string> {
+    return this.prefixEntries?.get(keyOf(value)) ?? [];
   }
 
   duplicateError(values: unknown[]): DuplicateKeyError {
@@ -110,6 +115,19 @@ export class Index {
     const shown = `{ ${this.fields.map((f, i) => `${f.path}: ${show(values[i])}`).join(', ')} }`;
     return new DuplicateKeyError(this.ns, this.name, this.spec.key, keyValue, shown);
   }
+}
+
+function addId(map: Map<string, Set<string>>, key: string, idKey: string) {
+  let ids = map.get(key);
+  if (!ids) map.set(key, (ids = new Set()));
+  ids.add(idKey);
+}
+
+function removeId(map: Map<string, Set<string>>, key: string, idKey: string) {
+  const ids = map.get(key);
+  if (!ids) return;
+  ids.delete(idKey);
+  if (ids.size === 0) map.delete(key);
 }
 
 function show(v: unknown): string {

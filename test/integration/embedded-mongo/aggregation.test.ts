@@ -161,4 +161,34 @@ describe('embedded mongo: aggregation', function () {
   it('aggregate on a missing collection returns no documents', async function () {
     expect(await m.db.collection('no_such_collection').aggregate([{ $match: {} }]).toArray()).to.deep.equal([]);
   });
+
+  it('counting $group on field paths: compound keys, null versus missing fields, arrays, constants', async function () {
+    const votes = m.db.collection('votes');
+    await votes.insertMany([
+      { _id: 1, a: 'x', b: 'p', day: new Date('2026-01-01T00:00:00Z') },
+      { _id: 2, a: 'x', b: 'p', day: new Date('2026-01-01T00:00:00Z') },
+      { _id: 3, a: 'x', b: null },
+      { _id: 4, a: 'x' },
+      { _id: 5, a: 'y', b: 'q', nested: { c: 1 } },
+      { _id: 6, a: ['x', 'y'], b: 'q', nested: { c: 1 } },
+    ] as Document[]);
+    const byPair = await votes.aggregate([{ $group: { _id: { a: '$a', b: '$b' }, n: { $sum: 1 }, points: { $sum: 2 } } }, { $sort: { n: -1, '_id.b': 1 } }]).toArray();
+    expect(byPair).to.have.deep.members([
+      { _id: { a: 'x', b: 'p' }, n: 2, points: 4 },
+      { _id: { a: 'x', b: null }, n: 1, points: 2 },
+      { _id: { a: 'x' }, n: 1, points: 2 },
+      { _id: { a: 'y', b: 'q' }, n: 1, points: 2 },
+      { _id: { a: ['x', 'y'], b: 'q' }, n: 1, points: 2 },
+    ]);
+    const byDay = await votes.aggregate([{ $match: { a: 'x' } }, { $group: { _id: '$day', n: { $sum: 1 } } }]).toArray();
+    expect(byDay).to.have.deep.members([
+      { _id: new Date('2026-01-01T00:00:00Z'), n: 2 },
+      { _id: null, n: 3 },
+    ]);
+    expect(await votes.aggregate([{ $group: { _id: '$nested.c', n: { $sum: 1 } } }, { $sort: { _id: 1 } }]).toArray()).to.deep.equal([
+      { _id: null, n: 4 },
+      { _id: 1, n: 2 },
+    ]);
+    expect(await votes.aggregate([{ $group: { _id: null, n: { $sum: 1 } } }]).toArray()).to.deep.equal([{ _id: null, n: 6 }]);
+  });
 });

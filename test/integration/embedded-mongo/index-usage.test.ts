@@ -48,4 +48,22 @@ describe('embedded mongo: equality lookups use the index (explain)', function ()
     expect(await coll.countDocuments({ tags: 't1' })).to.equal(17);
     expect((await coll.findOne({ email: 'p42@x' }))?._id).to.equal(42);
   });
+
+  it('a filter pinning a compound index\'s first field uses that prefix, and a date range on the rest is still applied', async function () {
+    const events = m.db.collection('events');
+    await events.createIndex({ kind: 1, at: 1 });
+    await events.insertMany(
+      Array.from({ length: 30 }, (_, i) => ({ _id: i, kind: i % 2 ? 'odd' : 'even', at: new Date(Date.UTC(2026, 0, 1 + i)) })) as Document[],
+    );
+    // An array of dates matches when each bound is met by some element, as in MongoDB.
+    await events.insertOne({ _id: 100, kind: 'odd', at: [new Date(Date.UTC(2025, 0, 1)), new Date(Date.UTC(2027, 0, 1))] } as Document);
+    const filter = { kind: 'odd', at: { $gte: new Date(Date.UTC(2026, 0, 10)), $lt: new Date(Date.UTC(2026, 0, 20)) } };
+    const plan = await events.find(filter).explain('queryPlanner');
+    expect(stages(plan.queryPlanner.winningPlan as Document)).to.include('IXSCAN');
+    const ids = (await events.find(filter).sort({ _id: 1 }).toArray()).map((d) => d._id);
+    expect(ids).to.deep.equal([9, 11, 13, 15, 17, 100]);
+    expect(await events.countDocuments({ kind: 'odd', at: { $gt: new Date(Date.UTC(2026, 0, 29)) } })).to.equal(2);
+    // A range with a non-date operand compares only values of that type.
+    expect(await events.countDocuments({ kind: 'odd', at: { $gte: 5 } })).to.equal(0);
+  });
 });
