@@ -186,4 +186,19 @@ bench
     })(),
   );
 
+bench
+  .command('meta')
+  .description('p50/p95 latency of each MTG meta tool through MCP on the full dataset (embedded MongoDB)')
+  .option('--calls <n>', 'timed calls per read tool', (v: string) => Number(v), 60)
+  .action((options: { calls: number }) =>
+    exitWith(async () => {
+      const config = loadConfig();
+      const [{ createLogger }, { runMetaBench }] = await Promise.all([import('./logger.js'), import('./bench/meta.js')]);
+      const logger = createLogger({ ...config.log, fd: 2 });
+      const result = await runMetaBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, calls: options.calls });
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      return result.acceptance.every_read_tool_p95_under_200ms ? 0 : 1;
+    })(),
+  );
+
 await program.parseAsync(process.argv);

@@ -224,7 +224,7 @@ export const tools: ToolContract[] = [
   tool(
     'get_format_matchup_stats',
     'Format matchup matrix',
-    'Head-to-head matrix of a format: for each pair of archetypes the row archetype\'s win rate against the column archetype and the match count (win rate null below 3 matches), plus the archetype list.',
+    'Head-to-head matrix of a format: for each pair of archetypes the row archetype\'s win rate against the column archetype and the match count (win rate null below 3 matches), plus the archetype list, most matches first.',
     matchupInput,
   ),
   tool('get_format_archetypes', 'Format archetypes', 'The archetypes of a format in a window with id, name, meta share and colour identity, sorted by meta share.', archetypesInput),

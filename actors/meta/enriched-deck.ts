@@ -15,6 +15,12 @@ export interface EnrichedDeck {
   errors: string[];
 }
 
+/**
+ * The dataset's card list holds a few names its sources mis-parsed from deck lines ("4 Lightning Bolt",
+ * "[EMN] Emrakul, the Promised End"); decks that used them still resolve, but they are never suggested.
+ */
+const isCardName = (name: string) => !/^(\d+x?\s|\[)/i.test(name);
+
 export async function enrichedDeck(catalogue: CardCatalogue, deck: string): Promise<EnrichedDeck> {
   let parsed;
   try {
@@ -59,7 +65,7 @@ export async function enrichedDeck(catalogue: CardCatalogue, deck: string): Prom
     card_details,
     mainboard_count: count('mainboard'),
     sideboard_count: count('sideboard'),
-    unmatched: unmatched.map(({ name, quantity, section, line }) => ({ name, quantity, section, line, suggestions: matcher.suggest(name) })),
+    unmatched: unmatched.map(({ name, quantity, section, line }) => ({ name, quantity, section, line, suggestions: matcher.suggest(name, 6).filter(isCardName).slice(0, 3) })),
     errors,
   };
 }

@@ -121,11 +121,11 @@ const groupName = (row: { archetype?: string; color_identity: string }) => row.a
 
 export async function formatMatchups(queries: MetaQueries, args: MetaMessages['get_format_matchup_stats']) {
   const { format, window, newest } = await formatWindow(queries, args.format, args.days);
-  const [[tallies], [decks]] = await Promise.all([queries.matchTallies(format, [window]), queries.deckTallies(format, [window])]);
+  const [tallies] = await queries.matchTallies(format, [window]);
   const matrix = matchupMatrix(tallies);
-  // Archetypes with at least one match, most played first.
-  const order = new Map(archetypeShares(decks).map((s, i) => [s.archetype, i]));
-  const archetypes = [...matrix.keys()].sort((a, b) => (order.get(a) ?? Infinity) - (order.get(b) ?? Infinity) || a.localeCompare(b));
+  // Archetypes with at least one match against a known deck, most matches first.
+  const played = new Map([...matrix].map(([row, cells]) => [row, [...cells.values()].reduce((n, r) => n + r.matches, 0)]));
+  const archetypes = [...matrix.keys()].sort((a, b) => played.get(b)! - played.get(a)! || a.localeCompare(b));
   const table: Record<string, Record<string, { win_rate: number | null; match_count: number }>> = {};
   for (const row of archetypes) {
     const cells = matrix.get(row)!;

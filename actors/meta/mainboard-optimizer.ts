@@ -76,22 +76,30 @@ export function mainboardPlan(input: MainboardPlanInput) {
   // The archetype's own choices weigh most; what the top decks play breaks ties and fills in.
   const ranked = [...candidates].sort((a, b) => b[1].archetype + b[1].top / 2 - (a[1].archetype + a[1].top / 2) || a[0].localeCompare(b[0]));
 
-  const recommendations = flex_spots.slice(0, ranked.length).map((spot, i) => {
-    const [name, score] = ranked[i];
-    const facts = card(name)!;
-    const copies = Math.max(1, Math.min(spot.quantity, Math.round(score.copies) || spot.quantity));
-    return {
-      add: name,
-      quantity: copies,
-      replaces: spot.name,
-      mana_cost: facts.mana_cost,
-      type_line: facts.type_line,
-      color_identity: facts.color_identity,
-      archetype_decks_pct: score.archetype,
-      top_archetypes_decks_pct: score.top,
-      reason: `in ${score.archetype}% of the archetype's lists${score.copies ? ` (${score.copies} copies on average)` : ''} and ${score.top}% of the top archetypes' lists, against ${spot.decks_pct}% for ${spot.name}`,
-    };
-  });
+  // Each flex spot's copies are refilled with the best remaining candidates at their usual copy counts,
+  // so the main deck keeps its size.
+  const recommendations = [];
+  let next = 0;
+  for (const spot of flex_spots) {
+    let open = spot.quantity;
+    while (open > 0 && next < ranked.length) {
+      const [name, score] = ranked[next++];
+      const facts = card(name)!;
+      const quantity = Math.min(open, Math.max(1, Math.round(score.copies)));
+      open -= quantity;
+      recommendations.push({
+        add: name,
+        quantity,
+        replaces: spot.name,
+        mana_cost: facts.mana_cost,
+        type_line: facts.type_line,
+        color_identity: facts.color_identity,
+        archetype_decks_pct: score.archetype,
+        top_archetypes_decks_pct: score.top,
+        reason: `in ${score.archetype}% of the archetype's lists${score.copies ? ` (${score.copies} copies on average)` : ''} and ${score.top}% of the top archetypes' lists, against ${spot.decks_pct}% for ${spot.name}`,
+      });
+    }
+  }
   return { flex_spots, recommendations };
 }
 

@@ -10,7 +10,7 @@ import { mtgMatches } from '../../models/mtg/match.js';
 import { mtgTournaments } from '../../models/mtg/tournament.js';
 import { RequestError } from '../runtime/contract.js';
 import type { DeckTally, MatchTally } from './meta-stats.js';
-import { dateOf, dateRange, dayOf, inWindow, type TimeWindow } from './time-window.js';
+import { dateRange, dayOf, type TimeWindow } from './time-window.js';
 
 /** Formats the meta tools cover: constructed, one-on-one. Multiplayer formats would skew every share. */
 const EXCLUDED_FORMATS = /^(commander|edh|duel commander|brawl|oathbreaker)$/i;
@@ -52,23 +52,29 @@ export class MetaQueries {
     return dayOf(newest.date);
   }
 
-  /** Decks per archetype and colour in each window (one scan over the span they cover). */
+  /** Decks per archetype and colour, for each window. */
   async deckTallies(format: string, windows: TimeWindow[]): Promise<DeckTally[][]> {
-    const groups = await mtgDecklists(this.connection).aggregate<{ _id: { a: string; c: string; d: Date }; n: number }>([
-      { $match: { format, date: spanOf(windows) } },
-      { $group: { _id: { a: '$archetype_name', c: '$archetype_color', d: '$date' }, n: { $sum: 1 } } },
-    ]);
-    return windows.map((window) => groups.filter((g) => inWindow(g._id.d, window)).map((g) => ({ archetype: g._id.a, color: g._id.c, count: g.n })));
+    return Promise.all(
+      windows.map(async (window) => {
+        const groups = await mtgDecklists(this.connection).aggregate<{ _id: { a: string; c: string }; n: number }>([
+          { $match: { format, date: dateRange(window) } },
+          { $group: { _id: { a: '$archetype_name', c: '$archetype_color' }, n: { $sum: 1 } } },
+        ]);
+        return groups.map((g) => ({ archetype: g._id.a, color: g._id.c, count: g.n }));
+      }),
+    );
   }
 
-  /** Matches per pair of archetypes and result in each window (one scan over the span they cover). */
+  /** Matches per pair of archetypes and result, for each window. */
   async matchTallies(format: string, windows: TimeWindow[]): Promise<MatchTally[][]> {
-    const groups = await mtgMatches(this.connection).aggregate<{ _id: { a: string | null; b: string | null; r: MatchTally['result']; d: Date }; n: number }>([
-      { $match: { format, date: spanOf(windows) } },
-      { $group: { _id: { a: '$deck1_archetype', b: '$deck2_archetype', r: '$result', d: '$date' }, n: { $sum: 1 } } },
-    ]);
-    return windows.map((window) =>
-      groups.filter((g) => inWindow(g._id.d, window)).map((g) => ({ deck1: g._id.a ?? null, deck2: g._id.b ?? null, result: g._id.r, count: g.n })),
+    return Promise.all(
+      windows.map(async (window) => {
+        const groups = await mtgMatches(this.connection).aggregate<{ _id: { a: string | null; b: string | null; r: MatchTally['result'] }; n: number }>([
+          { $match: { format, date: dateRange(window) } },
+          { $group: { _id: { a: '$deck1_archetype', b: '$deck2_archetype', r: '$result' }, n: { $sum: 1 } } },
+        ]);
+        return groups.map((g) => ({ deck1: g._id.a ?? null, deck2: g._id.b ?? null, result: g._id.r, count: g.n }));
+      }),
     );
   }
 
@@ -143,13 +149,6 @@ export class MetaQueries {
       .lean();
     return new Map(docs.map((d) => [d.name, d as CardFacts]));
   }
-}
-
-/** The dates from the earliest window's start to the latest window's end. */
-function spanOf(windows: TimeWindow[]): { $gte: Date; $lte: Date } {
-  const starts = windows.map((w) => dateOf(w.start).getTime());
-  const ends = windows.map((w) => dateOf(w.end).getTime());
-  return { $gte: new Date(Math.min(...starts)), $lte: new Date(Math.max(...ends)) };
 }
 
 /** Every colour combination inside `colors` ("UR" -> C, U, R, UR): decks a deck of those colours could borrow from. */

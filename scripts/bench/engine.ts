@@ -9,6 +9,9 @@
 import { BOTS } from '../../actors/game/bots/index.js';
 import type { Bot } from '../../actors/game/bots/strategy-bot.js';
 import { simulateGame, simulateSolo } from '../../actors/game/simulate.js';
+import { applyMove } from '../../actors/game/engine/apply.js';
+import { createGame } from '../../actors/game/engine/setup.js';
+import { playerToMove } from '../../actors/game/engine/state.js';
 
 export interface EngineBenchOptions {
   /** Timed BMU-mirror games (default 50,000); ignored when `seconds` is given. */
@@ -36,6 +39,29 @@ function mirrorSpeed(bot: Bot, games: number | undefined, seconds: number | unde
     for (; played < total; played++) simulateGame({ seed: played, bots: [bot, bot] });
   }
   return { games: played, seconds: (performance.now() - start) / 1000 };
+}
+
+/**
+ * The same mirror through the public, non-mutating applyMove (a state copy plus event recording per
+ * move): what the actor pays per move, and the comparison point for the in-place simulation path.
+ */
+function publicApiSpeed(bot: Bot, games: number): { games: number; seconds: number; games_per_sec: number } {
+  const play = (seed: string): void => {
+    const created = createGame({ players: 2, seed, turnLimit: 100 });
+    if (!created.ok) throw new Error(created.error.message);
+    let s = created.state;
+    while (s.phase !== 'over') {
+      const p = playerToMove(s)!;
+      const r = applyMove(s, p, bot(s, p));
+      if (!r.ok) throw new Error(r.error.message);
+      s = r.state;
+    }
+  };
+  for (let i = 0; i < 300; i++) play(`warmup-${i}`);
+  const start = performance.now();
+  for (let i = 0; i < games; i++) play(`public-${i}`);
+  const seconds = (performance.now() - start) / 1000;
+  return { games, seconds: Number(seconds.toFixed(3)), games_per_sec: Math.round(games / seconds) };
 }
 
 function headToHead(a: Bot, b: Bot, games: number): { games: number; wins: number; losses: number; ties: number; winRate: number } {
@@ -69,7 +95,16 @@ export async function runEngineBench(opts: EngineBenchOptions = {}): Promise<Rec
   const match = headToHead(BOTS['smithy-bm'], BOTS.bmu, matchGames);
   const soloGames = opts.soloGames ?? 10_000;
   return {
-    bmu_mirror: { players: 2, kingdom: 'First Game', games: speed.games, seconds: Number(speed.seconds.toFixed(3)), games_per_sec: gamesPerSec },
+    bmu_mirror: {
+      players: 2,
+      kingdom: 'First Game',
+      path: 'simulateGame: bots + stepInPlace on one private state',
+      games: speed.games,
+      seconds: Number(speed.seconds.toFixed(3)),
+      games_per_sec: gamesPerSec,
+      target_games_per_sec: TARGET_GAMES_PER_SEC,
+    },
+    bmu_mirror_public_api: { path: 'applyMove per move (state copy + events)', ...publicApiSpeed(BOTS.bmu, 2_000) },
     smithy_bm_vs_bmu: { ...match, first_player: 'alternating' },
     solo_turns_to_4_provinces: {
       method: 'createSoloGame: one seat, normal rules, 2-player pile sizes; turns until the player owns 4 Provinces',

@@ -3,14 +3,13 @@
  * actor → Redis Stream → SSE, with one gateway and one worker process — against raw BullMQ add+process
  * jobs/s on the same Redis, measured in the same run.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createParser } from 'eventsource-parser';
 import type { Logger } from '../logger.js';
+import { createBenchUser, freePort, percentile, troupe, waitUntilReady } from './troupe-processes.js';
 
 export interface RuntimeBenchOptions {
   redisUrl: string;
@@ -23,59 +22,6 @@ export interface RuntimeBenchOptions {
   /** Write a V8 CPU profile of every troupe process here (for finding where the time goes). */
   profileDir?: string;
 }
-
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
-let nodeArgs: string[] = [];
-
-function troupe(args: string[], env: Record<string, string>, logLevel = 'info'): { child: ChildProcess; output: () => string; waitFor: (text: string) => Promise<void> } {
-  const child = spawn(process.execPath, [...nodeArgs, 'bin/troupe.js', ...args], { cwd: repoRoot, env: { ...process.env, ...env, LOG_LEVEL: logLevel, LOG_PRETTY: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  return {
-    child,
-    output: () => output,
-    waitFor: (text) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          if (output.includes(text)) {
-            clearInterval(timer);
-            resolve();
-          } else if (child.exitCode !== null) {
-            clearInterval(timer);
-            reject(new Error(`troupe ${args.join(' ')} exited before "${text}":\n${output}`));
-          }
-        };
-        const timer = setInterval(check, 20);
-      }),
-  };
-}
-
-/** Polls /readyz (which needs a live worker for every kind) until 200; fails if a process exits. */
-async function waitUntilReady(url: string, children: Array<{ child: ChildProcess; output: () => string }>): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const exited = children.find((c) => c.child.exitCode !== null);
-    if (exited) throw new Error(`a troupe process exited while starting:\n${exited.output()}`);
-    const ok = await fetch(url).then((r) => r.status === 200, () => false);
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`${url} not ready within 60 s`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /** One POST answered as SSE, read until `done`; resolves with the latency in ms. */
 async function requestReply(url: string, key: string, text: string): Promise<number> {
@@ -142,23 +88,21 @@ async function rawBullmq(redisUrl: string, jobs: number, concurrency: number): P
 const round = (n: number, digits = 3) => Number(n.toFixed(digits));
 
 export async function runRuntimeBench({ redisUrl, logger, messages = 3000, concurrency = 32, warmup = 300, profileDir }: RuntimeBenchOptions) {
-  nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const [mongoPort, httpPort] = [await freePort(), await freePort()];
   const mongoUri = `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`;
   const env = { REDIS_URL: redisUrl, MONGODB_URI: mongoUri, MONGODB_DB: `bench_${process.pid}`, PORT: String(httpPort), HOST: '127.0.0.1', KIND_LIMITS: `echo:rate=100000000/60,concurrent=100000` };
   const processes: ChildProcess[] = [];
   try {
-    const mongo = troupe(['mongo', '--port', String(mongoPort)], env);
+    const mongo = troupe(['mongo', '--port', String(mongoPort)], env, { nodeArgs });
     processes.push(mongo.child);
     await mongo.waitFor('listening');
-    const users = troupe(['users', 'create', `bench-${process.pid}`], env);
-    await once(users.child, 'exit');
-    const key = /trp_[A-Za-z0-9_-]+/.exec(users.output())?.[0];
-    if (!key) throw new Error(`could not create the bench user:\n${users.output()}`);
+    const key = await createBenchUser(env);
     // Request logs off during the run (warn level): the figure is about the pipeline, not log I/O.
-    const worker = troupe(['worker', '--kinds', 'echo'], env, 'warn');
+    // Every kind gets a worker (readiness needs one per kind); only echo receives messages.
+    const worker = troupe(['worker'], env, { logLevel: 'warn', nodeArgs });
     processes.push(worker.child);
-    const gateway = troupe(['gateway'], env, 'warn');
+    const gateway = troupe(['gateway'], env, { logLevel: 'warn', nodeArgs });
     processes.push(gateway.child);
     const base = `http://127.0.0.1:${httpPort}`;
     await waitUntilReady(`${base}/readyz`, [worker, gateway]);
