@@ -92,7 +92,9 @@ export function sideboardPlan(input: SideboardPlanInput) {
     const action = from === 0 ? 'add' : to === 0 ? 'remove' : 'adjust';
     const reason =
       action === 'remove'
-        ? `sided by ${s.pct}% of recent lists of the archetype (under ${KEEP_AT_PCT}%)`
+        ? s.pct < KEEP_AT_PCT
+          ? `sided by ${s.pct}% of recent lists of the archetype (under ${KEEP_AT_PCT}%)`
+          : `sided by ${s.pct}% of recent lists of the archetype; cut to bring the sideboard down to ${SIDEBOARD_SIZE}`
         : `sided by ${s.pct}% of recent lists of the archetype${s.copies ? `, ${s.copies} copies on average` : ''}`;
     changes.push({ action, card: name, from, to, reason });
   }
