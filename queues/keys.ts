@@ -29,6 +29,10 @@ export class RedisNames {
   outboxDone(ref: ActorRef) {
     return `${this.prefix}:outbox-done:${ref.kind}:${ref.id}`;
   }
+  /** An actor's feed: what it publishes to everyone following it (e.g. a game's moves), after each commit. */
+  feed(ref: ActorRef) {
+    return `${this.prefix}:feed:${ref.kind}:${ref.id}`;
+  }
   /** Per-request reply stream (entry ids become SSE ids). */
   replies(messageId: string) {
     return `${this.prefix}:replies:${messageId}`;

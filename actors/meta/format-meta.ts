@@ -62,8 +62,6 @@ export async function metaRankings(queries: MetaQueries, args: MetaMessages['get
   ]);
   const sharesNow = new Map(archetypeShares(decksNow).map((s) => [s.archetype, s]));
   const sharesBefore = new Map(archetypeShares(decksBefore).map((s) => [s.archetype, s]));
-  const recordsNow = archetypeRecords(matchesNow);
-  const recordsBefore = archetypeRecords(matchesBefore);
 
   // An archetype's colour identity: from the current window, else the previous one.
   const colorOf = (archetype: string) => (sharesNow.get(archetype) ?? sharesBefore.get(archetype))!.color_identity;
@@ -74,17 +72,19 @@ export async function metaRankings(queries: MetaQueries, args: MetaMessages['get
   for (const archetype of archetypes) (groups.get(groupKey(archetype)) ?? groups.set(groupKey(archetype), []).get(groupKey(archetype))!).push(archetype);
 
   const sum = (members: string[], shares: Map<string, ArchetypeShare>) => members.reduce((acc, a) => ({ decks: acc.decks + (shares.get(a)?.decks ?? 0), share: acc.share + (shares.get(a)?.meta_share ?? 0) }), { decks: 0, share: 0 });
-  const merge = (members: string[], records: Map<string, MatchRecord>): MatchRecord =>
-    members.reduce((acc, a) => {
-      const r = records.get(a) ?? EMPTY;
-      return { matches: acc.matches + r.matches, wins: acc.wins + r.wins, losses: acc.losses + r.losses, draws: acc.draws + r.draws };
-    }, EMPTY);
+  // Records per row, with each archetype named by its row: a match between two archetypes of one colour
+  // group is that group's mirror, left out like any mirror (adding the members' records would count it twice).
+  const rowOf = new Map(archetypes.map((a) => [a, groupKey(a)]));
+  const byRow = (tallies: MatchTally[]): MatchTally[] =>
+    tallies.map((t) => ({ ...t, deck1: t.deck1 === null ? null : (rowOf.get(t.deck1) ?? `\0${t.deck1}`), deck2: t.deck2 === null ? null : (rowOf.get(t.deck2) ?? `\0${t.deck2}`) }));
+  const recordsNow = archetypeRecords(byRow(matchesNow));
+  const recordsBefore = archetypeRecords(byRow(matchesBefore));
 
   const data = [...groups].map(([key, members]) => {
     const now = sum(members, sharesNow);
     const before = sum(members, sharesBefore);
-    const recordNow = merge(members, recordsNow);
-    const recordBefore = merge(members, recordsBefore);
+    const recordNow = recordsNow.get(key) ?? EMPTY;
+    const recordBefore = recordsBefore.get(key) ?? EMPTY;
     const identity = args.group_by === 'color_identity' ? { archetypes: members, color_identity: key } : { archetype: key, id: archetypeId(key), color_identity: colorOf(key) };
     return {
       ...identity,

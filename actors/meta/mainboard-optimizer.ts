@@ -77,7 +77,7 @@ export function mainboardPlan(input: MainboardPlanInput) {
   const ranked = [...candidates].sort((a, b) => b[1].archetype + b[1].top / 2 - (a[1].archetype + a[1].top / 2) || a[0].localeCompare(b[0]));
 
   // Each flex spot's copies are refilled with the best remaining candidates at their usual copy counts,
-  // so the main deck keeps its size.
+  // so the main deck keeps its size as long as candidates last (a thin archetype may run out).
   const recommendations = [];
   let next = 0;
   for (const spot of flex_spots) {

@@ -45,9 +45,9 @@ export class MetaQueries {
     throw new RequestError('not_found', `unknown format '${format}'; valid formats: ${formats.join(', ')}`, { valid: formats });
   }
 
-  /** The newest tournament day in the data: every time window ends there. */
+  /** The newest tournament day of the constructed formats: every time window ends there. */
   async newestDay(): Promise<string> {
-    const newest = await mtgTournaments(this.connection).findOne({}, { date: 1 }).sort({ date: -1 }).lean();
+    const newest = await mtgTournaments(this.connection).findOne({ format: { $not: EXCLUDED_FORMATS } }, { date: 1 }).sort({ date: -1 }).lean();
     if (!newest) throw new RequestError('unavailable', 'no tournament data is loaded; run `troupe seed mtg`');
     return dayOf(newest.date);
   }

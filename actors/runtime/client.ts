@@ -14,6 +14,7 @@ import { readAll, REPLY_STREAM_TTL_SECONDS, type ReplyEvent } from '../../queues
 import { ReplyReader } from '../../queues/reply-reader.js';
 import { actorRecords, type ActorRecord } from '../../models/actor-record.js';
 import type { AnyKind } from './contract.js';
+import type { FeedData } from './turn.js';
 import { Batches, type BatchProgress } from './batches.js';
 import { liveWorkers } from './workers.js';
 
@@ -111,8 +112,12 @@ export class ActorClient {
     return rec?.ownerId;
   }
 
-  /** Reads an actor's committed state for its owner (404 for anyone else). */
+  /** Reads an actor's committed state for its owner (404 for anyone else, and for shared kinds). */
   async state(actor: ActorRef, ownerId: string): Promise<unknown> {
+    const kind = this.kindsByName.get(actor.kind);
+    if (kind?.stateful && kind.access === 'shared') {
+      throw new RuntimeError('not_found', `${actor.kind} ${actor.id} has no readable state: its users see it through its messages`);
+    }
     const rec = await this.actors.findOne({ _id: refKey(actor) }, { ownerId: 1, state: 1 }).lean().exec();
     if (!rec || rec.ownerId !== ownerId) throw new RuntimeError('not_found', `${actor.kind} ${actor.id} not found`);
     return rec.state;
@@ -125,7 +130,7 @@ export class ActorClient {
       if (first) return { messageId: first, replyStream: this.names.replies(first), duplicate: true };
     }
     if (kind.stateful) {
-      const owner = await this.ownerOf(input.actor);
+      const owner = kind.access === 'shared' ? undefined : await this.ownerOf(input.actor);
       if (owner !== undefined && owner !== input.ownerId) throw new RuntimeError('not_found', `${input.actor.kind} ${input.actor.id} not found`);
       if (kind.doubleTexting === 'reject' && (await this.mailboxes.pending(input.actor)) > 0) {
         throw new RuntimeError('conflict', `${input.actor.kind} ${input.actor.id} is busy with an earlier message`);
@@ -188,6 +193,25 @@ export class ActorClient {
   /** Follows a reply stream from after `lastEventId`; ends after a terminal event (one shared reader per process). */
   replies(stream: string, options: { lastEventId?: string; signal?: AbortSignal; idleTimeoutMs?: number } = {}): AsyncGenerator<ReplyEvent> {
     return this.reader.follow(stream, { lastId: options.lastEventId, signal: options.signal, idleTimeoutMs: options.idleTimeoutMs });
+  }
+
+  /**
+   * Follows an actor's feed from after `lastEventId` (default: from now on), yielding the entries meant
+   * for everyone and those meant for `viewerId`, unwrapped. Ends at a `done` entry or when aborted.
+   */
+  async *followFeed(actor: ActorRef, viewerId: string, options: { lastEventId?: string; signal?: AbortSignal } = {}): AsyncGenerator<ReplyEvent> {
+    const stream = this.names.feed(actor);
+    const from = options.lastEventId ?? (await this.feedPosition(actor));
+    for await (const entry of this.reader.follow(stream, { lastId: from, signal: options.signal })) {
+      const feed = entry.data as FeedData | null;
+      if (feed === null || typeof feed !== 'object' || (feed.to !== null && feed.to !== viewerId)) continue;
+      yield { id: entry.id, event: entry.event, data: feed.data };
+    }
+  }
+
+  /** The id of the newest entry of an actor's feed, or '0' when it has none (where a follower starts). */
+  async feedPosition(actor: ActorRef): Promise<string> {
+    return ((await this.redis.xrevrange(this.names.feed(actor), '+', '-', 'COUNT', 1)) as Array<[string, string[]]>)[0]?.[0] ?? '0';
   }
 
   /** Waits for the whole answer (for JSON responses and MCP tools without streaming). */

@@ -34,6 +34,11 @@ export interface TurnContext {
   send(to: ActorRef, type: string, payload: unknown): void;
   /** Sends this actor a message later (a durable delayed job), also only after commit. */
   schedule(delayMs: number, type: string, payload: unknown): void;
+  /**
+   * Appends an event to the actor's feed after the commit, for everyone following it (GET
+   * /actors/:kind/:id/events or a kind's feed route), or only for the user `to`.
+   */
+  publish(event: string, data: unknown, options?: { to?: string }): void;
   /** Aborted when the worker shuts down; a long turn should stop and throw. */
   readonly signal: AbortSignal;
   readonly logger: Logger;
@@ -90,6 +95,12 @@ export interface ActorKind<S = unknown> extends KindBase {
   doubleTexting?: DoubleTexting;
   /** A turn running longer is abandoned: `ctx.signal` aborts and the caller gets `turn_timeout`. Default 10 minutes. */
   turnTimeoutMs?: number;
+  /**
+   * `owner` (default): only the user whose message created the actor may message it; others get 404.
+   * `shared`: any user may (a game others join by id); the handler decides what each may do and see,
+   * and the raw state is never served (it may hold what some users must not see).
+   */
+  access?: 'owner' | 'shared';
 }
 
 /**
@@ -98,7 +109,7 @@ export interface ActorKind<S = unknown> extends KindBase {
  */
 export class RequestError extends Error {
   constructor(
-    readonly code: 'bad_request' | 'not_found' | 'unavailable',
+    readonly code: 'bad_request' | 'forbidden' | 'not_found' | 'conflict' | 'unavailable',
     message: string,
     readonly details?: Record<string, unknown>,
   ) {

@@ -99,6 +99,7 @@ export async function drainActor(kind: ActorKind<unknown>, ref: ActorRef, deps: 
               emit: (event, data) => {
                 if (env.replyStream) effects.emit(env.replyStream, event, data);
               },
+              feedStream: deps.names.feed(ref),
               signal: deps.signal,
               logger,
             });

@@ -1,13 +1,13 @@
 /**
  * One turn of a stateful actor, pure of Redis and Mongo: given the state and a message, run the
  * kind's handler and say what must happen when it commits (new state, events to publish, messages to
- * send). Bad input, a wrong owner, a passed deadline or a failing handler leave the state unchanged
- * and answer with an `error` event.
+ * send). Bad input, a wrong owner, a passed deadline, a RequestError or a failing handler leave the
+ * state unchanged and answer with an `error` event.
  */
 import { randomUUID } from 'node:crypto';
 import { envelope, type ActorRef, type Envelope } from '../../queues/envelope.js';
 import type { OutboxItem, StoredEvent } from '../../models/actor-record.js';
-import type { ActorKind, Logger, TurnContext } from './contract.js';
+import { RequestError, type ActorKind, type Logger, type TurnContext } from './contract.js';
 
 export interface TurnOutcome {
   state: unknown;
@@ -25,9 +25,17 @@ export interface TurnInput {
   ownerId: string | undefined;
   env: Envelope;
   emit: (event: string, data: unknown) => void;
+  /** The actor's feed stream (what `ctx.publish` appends to after the commit). */
+  feedStream: string;
   signal: AbortSignal;
   logger: Logger;
   now?: number;
+}
+
+/** A feed entry's data: who may see it (a user id, or null for everyone following) and the event's data. */
+export interface FeedData {
+  to: string | null;
+  data: unknown;
 }
 
 export class TurnAborted extends Error {}
@@ -40,7 +48,7 @@ export const errorEvent = (code: string, message: string, details?: unknown): St
 export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
   const { kind, ref, env } = input;
   const unchanged = (event: StoredEvent): TurnOutcome => ({ state: input.state, final: [event], effects: [] });
-  if (input.ownerId !== undefined && input.ownerId !== env.ownerId) {
+  if (kind.access !== 'shared' && input.ownerId !== undefined && input.ownerId !== env.ownerId) {
     return unchanged(errorEvent('not_found', `${ref.kind} ${ref.id} not found`));
   }
   if (env.deadline !== undefined && (input.now ?? Date.now()) > env.deadline) {
@@ -74,6 +82,10 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     schedule: (delayMs, type, payload) => {
       if (!over) effects.push({ kind: 'schedule', delayMs, envelope: envelope({ actor: ref, ownerId: env.ownerId, type, payload }) });
     },
+    publish: (event, data, options) => {
+      const entry: FeedData = { to: options?.to ?? null, data };
+      if (!over) effects.push({ kind: 'publish', stream: input.feedStream, events: [{ e: event, d: entry }] });
+    },
     signal: turn.signal,
     logger: input.logger,
   };
@@ -98,6 +110,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     state = result;
   } catch (err) {
     if (input.signal.aborted) throw new TurnAborted('worker shutting down');
+    if (err instanceof RequestError) return unchanged(errorEvent(err.code, err.message, err.details));
     input.logger.warn({ err, actor: ref, messageId: env.messageId }, 'turn failed; state unchanged');
     return unchanged(errorEvent('turn_failed', err instanceof Error ? err.message : String(err)));
   } finally {
