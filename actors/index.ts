@@ -4,9 +4,11 @@
  */
 import type { AnyKind } from './runtime/contract.js';
 import { echoKind } from './echo/kind.js';
+import { gameKind } from './game/kind.js';
+import { gameLobbyKind } from './game/lobby.js';
 import { metaKind } from './meta/kind.js';
 
-export const kinds: AnyKind[] = [echoKind, metaKind];
+export const kinds: AnyKind[] = [echoKind, metaKind, gameKind, gameLobbyKind];
 
 /** The kinds named in `--kinds a,b` (all when absent); unknown names are an error that lists the valid ones. */
 export function selectKinds(all: AnyKind[], names?: string[]): AnyKind[] {

@@ -6,7 +6,7 @@
  */
 import type { ActorClient } from '../actors/runtime/client.js';
 import { RuntimeError } from '../actors/runtime/client.js';
-import type { AnyKind } from '../actors/runtime/contract.js';
+import type { ActorMessage, AnyKind } from '../actors/runtime/contract.js';
 import { ActorRef } from '../queues/envelope.js';
 import type { ReplyEvent } from '../queues/reply-stream.js';
 import { ApiError } from './error-response.js';
@@ -19,7 +19,7 @@ export interface McpUser {
 }
 
 export interface ActorCallDeps {
-  client: Pick<ActorClient, 'validate' | 'send' | 'replies'>;
+  client: Pick<ActorClient, 'validate' | 'send' | 'replies' | 'kind'>;
   limits: Pick<UserLimits, 'enqueueAdmitted'>;
   /** Longest quiet gap in a reply stream before the call gives up (the message itself still runs). */
   replyIdleTimeoutMs?: number;
@@ -38,6 +38,7 @@ export interface ActorFailure {
 const FAILURE_STATUS: Record<string, number> = {
   bad_request: 400,
   not_found: 404,
+  forbidden: 403,
   conflict: 409,
   rate_limited: 429,
   unavailable: 503,
@@ -55,7 +56,8 @@ export type ActorAnswer = { ok: true; data: unknown } | { ok: false; failure: Ac
 export interface ActorCall {
   user: McpUser;
   kind: AnyKind;
-  message: { actorId: string; type: string; payload: unknown };
+  /** `message.kind`, when set, names the kind that receives it instead of `kind`. */
+  message: ActorMessage;
   /** Aborts the wait (the MCP request was cancelled or its connection closed). */
   signal: AbortSignal;
   /** Every non-terminal event of the reply stream (partial output, progress), in order. */
@@ -65,7 +67,9 @@ export interface ActorCall {
 const failure = (code: string, message: string, details: Record<string, unknown> = {}): ActorAnswer => ({ ok: false, failure: { code, message, details } });
 
 export async function callActor(deps: ActorCallDeps, call: ActorCall): Promise<ActorAnswer> {
-  const { user, kind, message, signal } = call;
+  const { user, message, signal } = call;
+  const kind = message.kind === undefined ? call.kind : deps.client.kind(message.kind);
+  if (!kind) throw new Error(`${call.kind.kind} addressed a message to the unknown kind '${message.kind}'`);
   const ref = ActorRef.safeParse({ kind: kind.kind, id: message.actorId });
   if (!ref.success) return failure('bad_request', `invalid actor id for ${kind.kind}`, { issues: ref.error.issues });
   const actor = ref.data;

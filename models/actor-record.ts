@@ -77,3 +77,13 @@ export class ActorStore {
     return result.matchedCount === 1;
   }
 }
+
+/** The states of a kind's actors matching `filter` (on `state.*` fields), newest first: for lobbies and listings. */
+export async function actorStates<S>(connection: Connection, kind: string, filter: Record<string, unknown>, limit: number): Promise<S[]> {
+  const records = await actorRecords(connection)
+    .find({ kind, state: { $ne: null }, ...filter }, { state: 1, updatedAt: 1 })
+    .sort({ updatedAt: -1 })
+    .limit(limit)
+    .lean();
+  return records.map((r) => r.state as S);
+}

@@ -271,6 +271,6 @@ export const http: HttpRouteContract[] = [
       format: z.string({ error: (issue) => (issue.input === undefined ? 'format is required' : 'format must be a string') }).trim().min(1, 'format is required').max(60),
       days: z.coerce.number().int().min(1).max(365).default(DEFAULT_DAYS),
     },
-    toMessage: (query) => ({ actorId: 'service', type: 'get_format_archetypes', payload: query }),
+    toMessage: ({ query }) => ({ actorId: 'service', type: 'get_format_archetypes', payload: query }),
   },
 ];

@@ -53,6 +53,20 @@ export interface KindLimits {
   concurrent?: number;
 }
 
+/** Who is calling, as the gateway authenticated them. */
+export interface Caller {
+  userId: string;
+  name?: string;
+}
+
+/** The message a tool call or an HTTP route becomes: to an actor of the declaring kind, or of `kind` (e.g. a lobby service). */
+export interface ActorMessage {
+  kind?: string;
+  actorId: string;
+  type: string;
+  payload: unknown;
+}
+
 /** An MCP tool that becomes one message to one actor of the kind. */
 export interface ToolContract<I extends z.ZodRawShape = z.ZodRawShape> {
   name: string;
@@ -62,18 +76,38 @@ export interface ToolContract<I extends z.ZodRawShape = z.ZodRawShape> {
   /** zod shape of structuredContent; the reply data is validated against it. */
   output?: z.ZodRawShape;
   /** Which actor receives the call, and with which message. */
-  toMessage(args: z.infer<z.ZodObject<I>>, caller: { userId: string }): { actorId: string; type: string; payload: unknown };
+  toMessage(args: z.infer<z.ZodObject<I>>, caller: Caller): ActorMessage;
 }
 
-/** A plain HTTP read (e.g. `GET /formats`) that becomes one message to one actor; the reply is the JSON body. */
-export interface HttpRouteContract<Q extends z.ZodRawShape = z.ZodRawShape> {
-  method: 'GET';
-  /** A fixed path, e.g. `/formats`. */
+/**
+ * An HTTP route that becomes one message to one actor; the reply is the JSON body. `path` is a
+ * @koa/router path (`/games/:id/moves`); params, query and body are validated against their shapes.
+ */
+export interface HttpRouteContract {
+  method: 'GET' | 'POST';
   path: string;
   description: string;
-  /** zod shape of the query string (values arrive as strings: use z.coerce for numbers). */
-  query: Q;
-  toMessage(query: z.infer<z.ZodObject<Q>>, caller: { userId: string }): { actorId: string; type: string; payload: unknown };
+  params?: z.ZodRawShape;
+  /** Values arrive as strings: use z.coerce for numbers. */
+  query?: z.ZodRawShape;
+  /** A JSON object body (POST). */
+  body?: z.ZodRawShape;
+  toMessage(input: { params: Record<string, unknown>; query: Record<string, unknown>; body: Record<string, unknown> }, caller: Caller): ActorMessage;
+}
+
+/**
+ * An SSE route following one actor's feed (what it `publish`es), e.g. `/games/:id/events`: each
+ * follower sees the entries meant for everyone and those meant for them. `snapshot`, when given, is
+ * asked first and its reply sent as a `snapshot` event (what the follower sees now).
+ */
+export interface FeedRouteContract {
+  path: string;
+  description: string;
+  params: z.ZodRawShape;
+  actorId(params: Record<string, unknown>): string;
+  snapshot?(params: Record<string, unknown>, caller: Caller): ActorMessage;
+  /** True when the snapshot shows the actor will publish nothing more (a finished game): the stream then ends with `done`. */
+  finished?(snapshot: unknown): boolean;
 }
 
 interface KindBase {
@@ -84,6 +118,7 @@ interface KindBase {
   limits?: KindLimits;
   tools?: ToolContract[];
   http?: HttpRouteContract[];
+  feeds?: FeedRouteContract[];
 }
 
 /** A stateful actor: one turn at a time per actor id, state persisted with fencing. */

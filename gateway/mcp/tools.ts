@@ -8,7 +8,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { RuntimeError } from '../../actors/runtime/client.js';
-import type { AnyKind, Logger, ToolContract } from '../../actors/runtime/contract.js';
+import { RequestError, type AnyKind, type Logger, type ToolContract } from '../../actors/runtime/contract.js';
 import { ApiError } from '../error-response.js';
 import { callActor, type ActorCallDeps, type ActorFailure, type McpUser } from '../actor-call.js';
 import { progressReporter } from './progress.js';
@@ -61,7 +61,7 @@ export function registerTools(server: McpServer, tools: CatalogueTool[], deps: T
       async (args: Record<string, unknown>, extra): Promise<CallToolResult> => {
         const progress = progressReporter(extra);
         try {
-          const message = contract.toMessage(args, { userId: user.id });
+          const message = contract.toMessage(args, { userId: user.id, name: user.name });
           const answer = await callActor(deps, { user, kind: tool.kind, message, signal: extra.signal, onEvent: (e) => progress.report(e) });
           await progress.flush();
           return answer.ok ? successResult(tool, answer.data, deps.logger) : failureResult(answer.failure);
@@ -69,6 +69,7 @@ export function registerTools(server: McpServer, tools: CatalogueTool[], deps: T
           // toMessage may refuse arguments the schema let through (e.g. a combination); that is the caller's error.
           if (thrown instanceof RuntimeError) return failureResult({ code: thrown.code, message: thrown.message, details: {} });
           if (thrown instanceof ApiError && thrown.status < 500) return failureResult(thrown);
+          if (thrown instanceof RequestError) return failureResult({ code: thrown.code, message: thrown.message, details: thrown.details ?? {} });
           deps.logger.error({ err: thrown, tool: contract.name, userId: user.id }, 'MCP tool call failed');
           return failureResult({ code: 'internal_error', message: 'the tool failed unexpectedly; try again later', details: {} });
         }
