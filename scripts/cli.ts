@@ -201,4 +201,32 @@ bench
     })(),
   );
 
+bench
+  .command('engine')
+  .description('Dominion engine games/s (BMU mirror, one core), Smithy-BM vs BMU record, solo turns to 4 Provinces')
+  .option('--games <n>', 'timed BMU-mirror games', (v: string) => Number(v), 50_000)
+  .action((options: { games: number }) =>
+    exitWith(async () => {
+      const { runEngineBench } = await import('./bench/engine.js');
+      const result = (await runEngineBench({ games: options.games })) as { acceptance: { at_least_10000_games_per_sec: boolean } };
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      return result.acceptance.at_least_10000_games_per_sec ? 0 : 1;
+    })(),
+  );
+
+bench
+  .command('game')
+  .description('p50/p99 latency of game_execute through MCP on a running troupe, whole games against a bot')
+  .option('--games <n>', 'timed games', (v: string) => Number(v), 5)
+  .action((options: { games: number }) =>
+    exitWith(async () => {
+      const config = loadConfig();
+      const [{ createLogger }, { runGameBench }] = await Promise.all([import('./logger.js'), import('./bench/game.js')]);
+      const logger = createLogger({ ...config.log, fd: 2 });
+      const result = await runGameBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, games: options.games });
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      return result.acceptance.game_execute_p99_under_100ms ? 0 : 1;
+    })(),
+  );
+
 await program.parseAsync(process.argv);

@@ -1,0 +1,111 @@
+/**
+ * `npm run bench:game`: latency of `game_execute` as an AI agent sees it — the official MCP SDK client
+ * over streamable HTTP → gateway → game actor turn (bots reply inside it, state committed to the
+ * embedded MongoDB) → answer — for whole games against Big Money Ultimate, one call in flight.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { GameView } from '../../actors/game/session.js';
+import type { Logger } from '../logger.js';
+import { createBenchUser, freePort, percentile, troupe, waitUntilReady } from './troupe-processes.js';
+
+export interface GameBenchOptions {
+  redisUrl: string;
+  logger: Logger;
+  /** Whole games to play (default 5). */
+  games?: number;
+}
+
+const P99_BOUND_MS = 100;
+const round = (n: number) => Math.round(n * 10) / 10;
+
+/** A money strategy over the numbered options, as an agent reading them would play. */
+function choose(view: GameView): string {
+  if (view.pendingEffect) return '1';
+  const find = (text: string) => view.options.find((o) => o.description.startsWith(text));
+  for (const wanted of ['Play all Treasures', 'Buy Province', 'Buy Gold', 'Buy Silver']) {
+    const option = find(wanted);
+    if (option) return String(option.index);
+  }
+  return String((find('End turn') ?? view.options[view.options.length - 1]).index);
+}
+
+export async function runGameBench({ redisUrl, logger, games = 5 }: GameBenchOptions) {
+  const [mongoPort, httpPort] = [await freePort(), await freePort()];
+  const env = {
+    REDIS_URL: redisUrl,
+    MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`,
+    MONGODB_DB: `bench_game_${process.pid}`,
+    REDIS_PREFIX: `bench-game-${process.pid}`,
+    PORT: String(httpPort),
+    HOST: '127.0.0.1',
+    KIND_LIMITS: 'game:rate=100000000/60,concurrent=100000',
+  };
+  const processes: ChildProcess[] = [];
+  let client: Client | undefined;
+  try {
+    const mongo = troupe(['mongo', '--port', String(mongoPort)], env);
+    processes.push(mongo.child);
+    await mongo.waitFor('listening');
+    const key = await createBenchUser(env);
+    const worker = troupe(['worker'], env, { logLevel: 'warn' });
+    const gateway = troupe(['gateway'], env, { logLevel: 'warn' });
+    processes.push(worker.child, gateway.child);
+    const base = `http://127.0.0.1:${httpPort}`;
+    await waitUntilReady(`${base}/readyz`, [worker, gateway]);
+    client = new Client({ name: 'troupe-bench-game', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    const mcp = client;
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const started = performance.now();
+      const result = (await mcp.callTool({ name, arguments: args })) as CallToolResult;
+      const ms = performance.now() - started;
+      if (result.isError) throw new Error(`${name} ${JSON.stringify(args)} failed: ${JSON.stringify(result.content)}`);
+      return { ms, view: result.structuredContent as unknown as GameView };
+    };
+
+    const latencies: number[] = [];
+    const outcomes: Array<{ seed: number; moves: number; turns: number; winners: number[]; scores: number[] }> = [];
+    // One warm-up game, untimed, then the timed ones.
+    for (let g = -1; g < games; g++) {
+      const seed = 1000 + g;
+      let { view } = await call('game_session', { action: 'new', seats: ['me', 'bot:bmu'], seed });
+      let moves = 0;
+      while (!view.gameOver) {
+        const answer = await call('game_execute', { gameId: view.gameId, move: choose(view) });
+        if (g >= 0) latencies.push(answer.ms);
+        view = answer.view;
+        moves += 1;
+        if (moves > 5000) throw new Error(`game ${view.gameId} did not end`);
+      }
+      if (g >= 0) outcomes.push({ seed, moves, turns: (view.gameState as { turn?: number } | null)?.turn ?? 0, winners: view.result?.winners ?? [], scores: view.result?.scores ?? [] });
+      logger.info({ game: g + 1, moves }, 'game finished');
+    }
+    latencies.sort((a, b) => a - b);
+    const p99 = percentile(latencies, 99);
+    return {
+      node: process.version,
+      path: 'MCP SDK client (streamable HTTP) → gateway → game actor turn (BMU bot replies inside it) → embedded MongoDB (troupe mongo), one call in flight',
+      games: outcomes.length,
+      game_execute: {
+        calls: latencies.length,
+        p50_ms: round(percentile(latencies, 50)),
+        p99_ms: round(p99),
+        max_ms: round(latencies[latencies.length - 1]),
+      },
+      outcomes,
+      acceptance: { p99_bound_ms: P99_BOUND_MS, game_execute_p99_under_100ms: p99 < P99_BOUND_MS },
+    };
+  } finally {
+    await client?.close().catch(() => undefined);
+    for (const p of processes) {
+      if (p.exitCode === null) {
+        p.kill('SIGTERM');
+        await once(p, 'exit');
+      }
+    }
+  }
+}
