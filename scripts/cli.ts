@@ -130,6 +130,24 @@ seed
   );
 
 program
+  .command('play')
+  .description('play Dominion against bots in the terminal (in-process, or on a troupe gateway with --api-url)')
+  .option('--bots <list>', 'comma-separated bots, one seat each after yours (1-3; e.g. bmu,smithy-bm)', 'bmu')
+  .option('--kingdom <kingdom>', 'a preset ("First Game"), "random", or 10 comma-separated kingdom cards (default: First Game)')
+  .option('--edition <edition>', 'card pool: 2e, 1e or mixed')
+  .option('--seed <n>', 'random seed, to replay a game (default: random)')
+  .option('--api-url <url>', 'play on a running troupe gateway, e.g. http://127.0.0.1:8080')
+  .option('--api-key <key>', 'API key for --api-url (default: $TROUPE_API_KEY)')
+  .action((options: { bots: string; kingdom?: string; edition?: string; seed?: string; apiUrl?: string; apiKey?: string }, command: Command) =>
+    exitWith(async () => {
+      const { resolvePlayOptions, runPlay } = await import('./play/play-command.js');
+      const resolved = resolvePlayOptions(options, process.env);
+      if (!resolved.ok) command.error(`error: ${resolved.message}`, { exitCode: 2, code: 'troupe.play.usage' });
+      return runPlay(resolved.config);
+    })(),
+  );
+
+program
   .command('gateway')
   .description('run the HTTP/MCP gateway only (needs MONGODB_URI; run several behind a load balancer)')
   .action(

@@ -152,4 +152,18 @@ describe('Dominion over MCP and HTTP on a running troupe', function () {
     expect(bad.status).to.equal(400);
     expect((await http(keys.bob, 'GET', '/games/not-a-game')).status).to.equal(400);
   });
+
+  it('troupe play --api-url plays on this gateway: the same options, then a resignation', async function () {
+    const child = spawnTroupe(['play', '--api-url', base, '--api-key', keys.carol, '--seed', '3', '--bots', 'smithy-bm'], troupeEnv({}), { stdin: 'supply\n99\nresign\n' });
+    processes.push(child);
+    const status = await child.exited;
+    const output = child.stdout();
+    expect(status.code, output + child.stderr()).to.equal(0);
+    expect(output).to.match(/g-[a-f0-9]{12}/);
+    expect(output).to.match(/Province\s+\$8\s+8 left/);
+    expect(output).to.match(/Error: Invalid selection: 99\. Valid range is 1-\d+\./);
+    expect(output).to.include('Game over (resigned)');
+    const games = (await (await http(keys.carol, 'GET', '/games')).json()) as { games: Array<{ status: string; seats: Array<{ name: string; you: boolean }> }> };
+    expect(games.games.some((g) => g.status === 'over' && g.seats.some((seat) => seat.you) && g.seats.some((seat) => seat.name === 'smithy-bm (bot)'))).to.equal(true);
+  });
 });

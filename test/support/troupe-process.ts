@@ -21,8 +21,10 @@ export interface TroupeProcess {
   kill(): Promise<void>;
 }
 
-export function spawnTroupe(args: string[], env: NodeJS.ProcessEnv): TroupeProcess {
-  const child = spawn(process.execPath, ['bin/troupe.js', ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `options.stdin`: text written to the command's standard input, which is then closed. */
+export function spawnTroupe(args: string[], env: NodeJS.ProcessEnv, options: { stdin?: string } = {}): TroupeProcess {
+  const child = spawn(process.execPath, ['bin/troupe.js', ...args], { cwd: repoRoot, env, stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  if (options.stdin !== undefined) child.stdin!.end(options.stdin);
   let stdout = '';
   let stderr = '';
   let status: ExitStatus | undefined;
