@@ -5,22 +5,16 @@
  */
 import { RequestError } from '../runtime/contract.js';
 import type { CatalogueEntry } from './card-catalogue.js';
-import { BASIC_LANDS, adoptionOf, cardUse, fitsColors, userDeck, type CardUse } from './coaching-context.js';
+import { BASIC_LANDS, adoptionOf, cardUse, fitsColors, type CardUse } from './coaching-context.js';
 import type { MetaMessages } from './contract.js';
-import { formatWindow, matchupOf, resolveArchetype } from './format-meta.js';
-import { archetypeShares, matchupMatrix } from './meta-stats.js';
-import type { ListSample, MetaQueries } from './meta-queries.js';
+import type { ListSample } from './meta-queries.js';
 import type { CoachingDeps } from './matchup-strategy.js';
 import { listing, narrate, percent } from './narrated.js';
-import { currentWindow, type TimeWindow } from './time-window.js';
+import { optimizerInputs } from './optimizer-inputs.js';
 
 /** Below this share of the archetype's lists a card is not core to the archetype. */
 export const FLEX_BELOW_PCT = 50;
 const MAX_FLEX_SPOTS = 8;
-const ARCHETYPE_SAMPLE = 300;
-const OPPONENT_SAMPLE = 60;
-/** Fewer recent lists than this and the archetype is read over the whole data instead. */
-const MIN_ARCHETYPE_LISTS = 5;
 
 export interface TopArchetype {
   archetype: string;
@@ -103,40 +97,8 @@ export function mainboardPlan(input: MainboardPlanInput) {
   return { flex_spots, recommendations };
 }
 
-/** The archetype's lists in the window, or over the whole data when the window has too few. */
-export async function archetypeSample(queries: MetaQueries, format: string, archetype: string, window: TimeWindow, newest: string) {
-  const recent = await queries.archetypeLists(format, archetype, window, ARCHETYPE_SAMPLE);
-  if (recent.length >= MIN_ARCHETYPE_LISTS) return { lists: recent, window };
-  const all = currentWindow(newest, 365);
-  return { lists: await queries.archetypeLists(format, archetype, all, ARCHETYPE_SAMPLE), window: all };
-}
-
-/** The top-N archetypes by share in the window other than the user's, with their recent lists and the user's record against them. */
-export async function topArchetypes(queries: MetaQueries, format: string, archetype: string, window: TimeWindow, topN: number) {
-  const [[decks], [tallies]] = await Promise.all([queries.deckTallies(format, [window]), queries.matchTallies(format, [window])]);
-  const shares = archetypeShares(decks).filter((s) => s.archetype !== archetype).slice(0, topN);
-  if (shares.length === 0) throw new RequestError('unavailable', `no ${format} decks in ${window.start}..${window.end} to compare against; try more days`);
-  const row = matchupMatrix(tallies).get(archetype);
-  return Promise.all(
-    shares.map(async (s) => ({
-      archetype: s.archetype,
-      meta_share: s.meta_share,
-      matchup: matchupOf(row?.get(s.archetype)),
-      lists: await queries.archetypeLists(format, s.archetype, window, OPPONENT_SAMPLE),
-    })),
-  );
-}
-
 export async function optimizeMainboard(deps: CoachingDeps, args: MetaMessages['optimize_mainboard']) {
-  const { queries, catalogue } = deps;
-  const { format, window, newest } = await formatWindow(queries, args.format, args.days);
-  const archetype = await resolveArchetype(queries, format, args.archetype);
-  const [deck, sample, top, matcher] = await Promise.all([
-    userDeck(catalogue, args.card_details),
-    archetypeSample(queries, format, archetype, window, newest),
-    topArchetypes(queries, format, archetype, window, args.top_n),
-    catalogue.matcher(),
-  ]);
+  const { format, archetype, newest, deck, sample, top, matcher } = await optimizerInputs(deps, args);
   if (deck.mainboard.size === 0) throw new RequestError('bad_request', 'card_details has no mainboard cards that match the card data; call get_enriched_deck first');
   const plan = mainboardPlan({ mainboard: deck.mainboard, colors: deck.colors, archetypeLists: sample.lists, top, card: (name) => matcher.find(name) });
   const top_archetypes = top.map(({ archetype: a, meta_share, matchup }) => ({ archetype: a, meta_share, matchup }));

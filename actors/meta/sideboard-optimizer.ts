@@ -7,10 +7,10 @@
  */
 import { RequestError } from '../runtime/contract.js';
 import type { CatalogueEntry } from './card-catalogue.js';
-import { adoptionOf, cardUse, fitsColors, topAdopted, userDeck, BASIC_LANDS } from './coaching-context.js';
+import { adoptionOf, cardUse, fitsColors, topAdopted, BASIC_LANDS } from './coaching-context.js';
 import type { MetaMessages } from './contract.js';
-import { formatWindow, resolveArchetype } from './format-meta.js';
-import { archetypeSample, topArchetypes, topArchetypeAdoption } from './mainboard-optimizer.js';
+import { topArchetypeAdoption } from './mainboard-optimizer.js';
+import { optimizerInputs } from './optimizer-inputs.js';
 import type { ListSample, MetaQueries } from './meta-queries.js';
 import { winRate, type MatchRecord } from './meta-stats.js';
 import type { CoachingDeps } from './matchup-strategy.js';
@@ -135,15 +135,8 @@ const empty = (): MatchRecord => ({ matches: 0, wins: 0, losses: 0, draws: 0 });
 const decided = (r: MatchRecord) => r.wins + r.losses;
 
 export async function optimizeSideboard(deps: CoachingDeps, args: MetaMessages['optimize_sideboard']) {
-  const { queries, catalogue } = deps;
-  const { format, window, newest } = await formatWindow(queries, args.format, args.days);
-  const archetype = await resolveArchetype(queries, format, args.archetype);
-  const [deck, sample, top, matcher] = await Promise.all([
-    userDeck(catalogue, args.card_details),
-    archetypeSample(queries, format, archetype, window, newest),
-    topArchetypes(queries, format, archetype, window, args.top_n),
-    catalogue.matcher(),
-  ]);
+  const { queries } = deps;
+  const { format, window, archetype, newest, deck, sample, top, matcher } = await optimizerInputs(deps, args);
   if (deck.mainboard.size + deck.sideboard.size === 0) throw new RequestError('bad_request', 'card_details has no cards that match the card data; call get_enriched_deck first');
   const colorLists = await queries.listsWithinColors(format, deck.colors, window, COLOR_SAMPLE);
   const plan = sideboardPlan({

@@ -3,14 +3,10 @@
  * over streamable HTTP → gateway → game actor turn (bots reply inside it, state committed to the
  * embedded MongoDB) → answer — for whole games against Big Money Ultimate, one call in flight.
  */
-import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { GameView } from '../../actors/game/session.js';
 import type { Logger } from '../logger.js';
-import { createBenchUser, freePort, percentile, troupe, waitUntilReady } from './troupe-processes.js';
+import { percentile, startBenchTroupe } from './troupe-processes.js';
 
 export interface GameBenchOptions {
   redisUrl: string;
@@ -34,31 +30,9 @@ function choose(view: GameView): string {
 }
 
 export async function runGameBench({ redisUrl, logger, games = 5 }: GameBenchOptions) {
-  const [mongoPort, httpPort] = [await freePort(), await freePort()];
-  const env = {
-    REDIS_URL: redisUrl,
-    MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`,
-    MONGODB_DB: `bench_game_${process.pid}`,
-    REDIS_PREFIX: `bench-game-${process.pid}`,
-    PORT: String(httpPort),
-    HOST: '127.0.0.1',
-    KIND_LIMITS: 'game:rate=100000000/60,concurrent=100000',
-  };
-  const processes: ChildProcess[] = [];
-  let client: Client | undefined;
+  const bench = await startBenchTroupe({ redisUrl, name: 'game', kindLimits: 'game:rate=100000000/60,concurrent=100000' });
   try {
-    const mongo = troupe(['mongo', '--port', String(mongoPort)], env);
-    processes.push(mongo.child);
-    await mongo.waitFor('listening');
-    const key = await createBenchUser(env);
-    const worker = troupe(['worker'], env, { logLevel: 'warn' });
-    const gateway = troupe(['gateway'], env, { logLevel: 'warn' });
-    processes.push(worker.child, gateway.child);
-    const base = `http://127.0.0.1:${httpPort}`;
-    await waitUntilReady(`${base}/readyz`, [worker, gateway]);
-    client = new Client({ name: 'troupe-bench-game', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
-    const mcp = client;
+    const { mcp } = bench;
     const call = async (name: string, args: Record<string, unknown>) => {
       const started = performance.now();
       const result = (await mcp.callTool({ name, arguments: args })) as CallToolResult;
@@ -100,12 +74,6 @@ export async function runGameBench({ redisUrl, logger, games = 5 }: GameBenchOpt
       acceptance: { p99_bound_ms: P99_BOUND_MS, game_execute_p99_under_100ms: p99 < P99_BOUND_MS },
     };
   } finally {
-    await client?.close().catch(() => undefined);
-    for (const p of processes) {
-      if (p.exitCode === null) {
-        p.kill('SIGTERM');
-        await once(p, 'exit');
-      }
-    }
+    await bench.stop();
   }
 }

@@ -3,13 +3,9 @@
  * it: the official MCP SDK client over streamable HTTP → gateway → meta service worker → embedded
  * MongoDB (`troupe mongo`), one call in flight, parameters rotating over every format and several windows.
  */
-import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logger.js';
-import { createBenchUser, freePort, percentile, troupe, waitUntilReady } from './troupe-processes.js';
+import { percentile, startBenchTroupe } from './troupe-processes.js';
 
 export interface MetaBenchOptions {
   redisUrl: string;
@@ -32,35 +28,9 @@ function deckText(archetypeCards: { main: string[]; side: string[] }): string {
 }
 
 export async function runMetaBench({ redisUrl, logger, calls = 60 }: MetaBenchOptions) {
-  const [mongoPort, httpPort] = [await freePort(), await freePort()];
-  const env = {
-    REDIS_URL: redisUrl,
-    MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`,
-    MONGODB_DB: `bench_meta_${process.pid}`,
-    REDIS_PREFIX: `bench-meta-${process.pid}`,
-    PORT: String(httpPort),
-    HOST: '127.0.0.1',
-    KIND_LIMITS: 'meta:rate=100000000/60,concurrent=100000',
-  };
-  const processes: ChildProcess[] = [];
-  let client: Client | undefined;
+  const bench = await startBenchTroupe({ redisUrl, name: 'meta', kindLimits: 'meta:rate=100000000/60,concurrent=100000', seedMtg: true });
   try {
-    const mongo = troupe(['mongo', '--port', String(mongoPort)], env);
-    processes.push(mongo.child);
-    await mongo.waitFor('listening');
-    const seed = troupe(['seed', 'mtg'], env);
-    const [code] = (await once(seed.child, 'exit')) as [number | null];
-    if (code !== 0) throw new Error(`troupe seed mtg failed:\n${seed.output()}`);
-    const key = await createBenchUser(env);
-    const worker = troupe(['worker'], env, { logLevel: 'warn' });
-    const gateway = troupe(['gateway'], env, { logLevel: 'warn' });
-    processes.push(worker.child, gateway.child);
-    const base = `http://127.0.0.1:${httpPort}`;
-    await waitUntilReady(`${base}/readyz`, [worker, gateway]);
-
-    client = new Client({ name: 'troupe-bench-meta', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
-    const mcp = client;
+    const { mcp, base, key } = bench;
     const call = async (name: string, args: Record<string, unknown>): Promise<{ ms: number; result: Record<string, unknown> }> => {
       const started = performance.now();
       const result = (await mcp.callTool({ name, arguments: args })) as CallToolResult;
@@ -126,12 +96,6 @@ export async function runMetaBench({ redisUrl, logger, calls = 60 }: MetaBenchOp
       },
     };
   } finally {
-    await client?.close().catch(() => undefined);
-    for (const p of processes) {
-      if (p.exitCode === null) {
-        p.kill('SIGTERM');
-        await once(p, 'exit');
-      }
-    }
+    await bench.stop();
   }
 }

@@ -1,11 +1,13 @@
 /**
  * What the end-to-end benchmarks share: troupe processes started as an operator would (`troupe mongo`,
- * `worker`, `gateway`, `start`), a free port, readiness, a bench user, and percentiles.
+ * `worker`, `gateway`), a free port, readiness, a bench user, an MCP client, and percentiles.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -78,3 +80,62 @@ export async function waitUntilReady(url: string, children: BenchProcess[]): Pro
 
 /** The p-th percentile of ascending `sorted` (nearest rank). */
 export const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+export interface BenchTroupe {
+  /** http://127.0.0.1:PORT */
+  base: string;
+  key: string;
+  /** An MCP SDK client connected to /mcp over streamable HTTP with the bench user's key. */
+  mcp: Client;
+  stop(): Promise<void>;
+}
+
+/**
+ * A troupe as operators run it, for the MCP benchmarks: `troupe mongo` (embedded, memory), optionally
+ * the MTG dataset, a bench user, one `troupe worker` and one `troupe gateway`, and a connected MCP client.
+ */
+export async function startBenchTroupe(options: { redisUrl: string; name: string; kindLimits: string; seedMtg?: boolean }): Promise<BenchTroupe> {
+  const [mongoPort, httpPort] = [await freePort(), await freePort()];
+  const env = {
+    REDIS_URL: options.redisUrl,
+    MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`,
+    MONGODB_DB: `bench_${options.name}_${process.pid}`,
+    REDIS_PREFIX: `bench-${options.name}-${process.pid}`,
+    PORT: String(httpPort),
+    HOST: '127.0.0.1',
+    KIND_LIMITS: options.kindLimits,
+  };
+  const processes: ChildProcess[] = [];
+  let mcp: Client | undefined;
+  const stop = async () => {
+    await mcp?.close().catch(() => undefined);
+    for (const p of processes) {
+      if (p.exitCode === null) {
+        p.kill('SIGTERM');
+        await once(p, 'exit');
+      }
+    }
+  };
+  try {
+    const mongo = troupe(['mongo', '--port', String(mongoPort)], env);
+    processes.push(mongo.child);
+    await mongo.waitFor('listening');
+    if (options.seedMtg) {
+      const seed = troupe(['seed', 'mtg'], env);
+      const [code] = (await once(seed.child, 'exit')) as [number | null];
+      if (code !== 0) throw new Error(`troupe seed mtg failed:\n${seed.output()}`);
+    }
+    const key = await createBenchUser(env);
+    const worker = troupe(['worker'], env, { logLevel: 'warn' });
+    const gateway = troupe(['gateway'], env, { logLevel: 'warn' });
+    processes.push(worker.child, gateway.child);
+    const base = `http://127.0.0.1:${httpPort}`;
+    await waitUntilReady(`${base}/readyz`, [worker, gateway]);
+    mcp = new Client({ name: `troupe-bench-${options.name}`, version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    return { base, key, mcp, stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
