@@ -93,27 +93,46 @@ export function selectionNumber(text: string): number | null {
 }
 
 /**
- * Splits chained input ("1, 2, 3", "play_action Village; play_action Smithy") into single commands.
- * A piece that is neither a number nor starts with a verb continues the previous command's card list,
- * so "discard_for_cellar Copper,Copper,Estate" becomes three discard_for_cellar commands.
+ * One verb-led command of a chain as typed, and the single commands it stands for: one, or one per card
+ * for a card list ("discard_for_cellar Copper,Copper,Estate" stands for three discard_for_cellar commands).
  */
-export function splitCommands(text: string): string[] {
+export interface CommandGroup {
+  /** The command as given, card list rejoined with commas ("discard_for_cellar Copper,Copper,Estate"). */
+  text: string;
+  commands: string[];
+}
+
+/**
+ * Groups chained input ("1, 2, 3", "play_action Village; play_action Smithy") into commands. A piece that
+ * is neither a number nor starts with a verb continues the previous command's card list.
+ */
+export function groupCommands(text: string): CommandGroup[] {
   const pieces = text.split(/[,;\n]/).map((p) => p.trim()).filter((p) => p !== '');
-  const out: string[] = [];
+  const out: CommandGroup[] = [];
   let verb: string | null = null;
   for (const piece of pieces) {
     const first = piece.split(/\s+/)[0];
+    const last = out[out.length - 1];
     if (selectionNumber(piece) !== null) {
-      out.push(piece);
+      out.push({ text: piece, commands: [piece] });
       verb = null;
     } else if (isVerb(first)) {
-      out.push(piece);
+      out.push({ text: piece, commands: [piece] });
       verb = first;
-    } else if (verb !== null) {
-      out.push(`${verb} ${piece}`);
+    } else if (verb !== null && last !== undefined) {
+      last.text += `,${piece}`;
+      last.commands.push(`${verb} ${piece}`);
     } else {
-      out.push(piece);
+      out.push({ text: piece, commands: [piece] });
     }
   }
   return out;
+}
+
+/**
+ * Splits chained input into single commands: "discard_for_cellar Copper,Copper,Estate" becomes three
+ * discard_for_cellar commands (applyCommand treats such a list for a multi-card choice as one answer).
+ */
+export function splitCommands(text: string): string[] {
+  return groupCommands(text).flatMap((g) => g.commands);
 }

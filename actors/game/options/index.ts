@@ -6,7 +6,7 @@
 export { optionsFor, validMoves, limitOptions, OPTION_DISPLAY_LIMIT, type MoveOption } from './option-list.js';
 export { parseCommand, type ParseResult } from './parse-command.js';
 export { applyCommand, type CommandResult, type CommandFailure } from './apply-command.js';
-export { formatCommand, parseMoveText, splitCommands, selectionNumber, type CommandError, type CommandErrorCode } from './commands.js';
+export { formatCommand, parseMoveText, splitCommands, groupCommands, selectionNumber, type CommandError, type CommandErrorCode, type CommandGroup } from './commands.js';
 export { describePendingEffect, gameOverInfo, waitingFor, type PendingEffectDescription, type GameOverInfo } from './pending-effect.js';
 export { decisionPrompt, describeDecisionMove, describeTurnMove } from './descriptions.js';
 export { describeEvent } from './event-text.js';

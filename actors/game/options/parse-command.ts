@@ -10,7 +10,7 @@ export type ParseResult = { ok: true; move: Move } | { ok: false; error: Command
 export function parseCommand(state: GameState, player: number, text: string): ParseResult {
   if (typeof text !== 'string' || text.trim() === '') return { ok: false, error: { code: 'parse_error', message: 'Empty command' } };
   if (splitCommands(text).length > 1) {
-    return { ok: false, error: { code: 'chained_input', message: 'Several commands given; use applyCommand for chained input' } };
+    return { ok: false, error: { code: 'chained_input', message: 'Several commands given (or a card list); use applyCommand for chained input and card lists' } };
   }
   const n = selectionNumber(text);
   if (n === null) return parseMoveText(text);

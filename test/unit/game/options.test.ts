@@ -102,13 +102,16 @@ describe('options layer (actors/game/options)', () => {
     expect(JSON.stringify(s)).to.equal(before);
   });
 
-  it('the spec-style card list discards each listed card (then the bare command finishes)', () => {
+  it('the spec-style card list is the whole answer; one card per command, then the bare command, still works', () => {
     const s = play(gameWith({ hands: [['Cellar', 'Copper', 'Copper', 'Estate', 'Silver']], decks: [['Gold', 'Gold', 'Gold']] }), 0, action('Cellar'));
     const r = applyCommand(s, 0, 'discard_for_cellar Copper,Copper,Estate');
     expect(r.ok).to.equal(true);
     if (!r.ok) return;
-    expect(hand(r.state, 0)).to.deep.equal(['Silver']);
-    const done = applyCommand(r.state, 0, 'discard_for_cellar');
+    expect(hand(r.state, 0)).to.deep.equal(['Silver', 'Gold', 'Gold', 'Gold']);
+    expect(pending(r.state)).to.equal(null);
+    const oneByOne = applyCommand(s, 0, 'discard_for_cellar Copper; discard_for_cellar Copper; discard_for_cellar Estate');
+    expect(oneByOne.ok && hand(oneByOne.state, 0)).to.deep.equal(['Silver']);
+    const done = oneByOne.ok ? applyCommand(oneByOne.state, 0, 'discard_for_cellar') : oneByOne;
     expect(done.ok && hand(done.state, 0)).to.deep.equal(['Silver', 'Gold', 'Gold', 'Gold']);
   });
 
