@@ -57,6 +57,7 @@ type Service = {
   healthcheck?: { test?: string[]; disable?: boolean };
   ports?: string[];
   volumes?: string[];
+  restart?: string;
 };
 
 describe('deployment files (Dockerfile, docker-compose.yml)', function () {
@@ -121,6 +122,14 @@ describe('deployment files (Dockerfile, docker-compose.yml)', function () {
       });
     });
   }
+
+  it('loads the MTG dataset once with a one-shot seed service', () => {
+    const seed = compose.services.seed!;
+    expect(seed.build).to.equal('.');
+    expect(seed.command).to.deep.equal(['seed', 'mtg']);
+    expect(seed.restart).to.equal('no');
+    expect(seed.depends_on).to.deep.include({ mongo: { condition: 'service_healthy' } });
+  });
 
   it('checks gateway health at /healthz and disables the HTTP check for workers', () => {
     expect(compose.services.gateway?.healthcheck?.test?.join(' ')).to.include('/healthz');
