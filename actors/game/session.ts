@@ -161,7 +161,9 @@ function startIfFull(session: GameSession): string[] {
   if (!created.ok) throw new SessionError('bad_request', created.error.message);
   session.game = created.state;
   session.status = 'playing';
-  const lines = [`The game starts: ${session.seats.map((s, i) => `${playerLabel(i)} ${seatLabel(s)}`).join(', ')}`];
+  // The engine announces each later turn as it starts; the first one is announced here.
+  const lines = [`The game starts: ${session.seats.map((s, i) => `${playerLabel(i)} ${seatLabel(s)}`).join(', ')}`, `Turn 1: ${playerLabel(created.state.current)}`];
+  session.log.push(...lines);
   return [...lines, ...runBots(session)];
 }
 
