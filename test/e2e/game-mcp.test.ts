@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { pollUntil } from '../support/async.js';
 import { openSse, readEvents } from '../support/sse-client.js';
 import { runTroupe, spawnTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
@@ -165,5 +166,33 @@ describe('Dominion over MCP and HTTP on a running troupe', function () {
     expect(output).to.include('Game over (resigned)');
     const games = (await (await http(keys.carol, 'GET', '/games')).json()) as { games: Array<{ status: string; seats: Array<{ name: string; you: boolean }> }> };
     expect(games.games.some((g) => g.status === 'over' && g.seats.some((seat) => seat.you) && g.seats.some((seat) => seat.name === 'smithy-bm (bot)'))).to.equal(true);
+  });
+
+  it('fuzzed requests to the contract routes (/games, /formats, /archetypes) never get a 5xx and change no one else\'s game', async function () {
+    const created = (await (await http(keys.bob, 'POST', '/games', { seats: ['me', 'bot:bmu'], seed: 21 })).json()) as View;
+    const before = await (await http(keys.bob, 'GET', `/games/${created.gameId}`)).text();
+    const ids = fc.oneof(fc.constant(created.gameId), fc.constant('g-000000000000'), fc.stringMatching(/^[A-Za-z0-9._~%-]{0,20}$/));
+    const paths = fc.oneof(
+      fc.constantFrom('/games', '/formats', '/archetypes', '/games/'),
+      ids.map((id) => `/games/${id}`),
+      fc.tuple(ids, fc.constantFrom('moves', 'join', 'resign', 'end', 'nope')).map(([id, action]) => `/games/${id}/${action}`),
+      fc.tuple(fc.constantFrom('/archetypes', '/games/' + created.gameId), fc.stringMatching(/^[a-z]{0,8}=[A-Za-z0-9%]{0,12}$/)).map(([path, query]) => `${path}?${query}`),
+    );
+    const bodies = fc.oneof(fc.constant(undefined), fc.jsonValue(), fc.record({ move: fc.oneof(fc.string(), fc.integer(), fc.constant('1')), seats: fc.anything() }, { requiredKeys: [] }));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'), paths, bodies, async (method, path, body) => {
+        const response = await fetch(`${base}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${keys.carol}`, 'content-type': 'application/json' },
+          body: method === 'GET' || body === undefined ? undefined : JSON.stringify(body),
+        });
+        const text = await response.text();
+        expect(response.status, `${method} ${path} ${JSON.stringify(body)} -> ${text}`).to.be.lessThan(500);
+        if (response.status >= 400) expect(JSON.parse(text), text).to.have.nested.property('error.code');
+      }),
+      { numRuns: 150 },
+    );
+    expect(await (await http(keys.bob, 'GET', `/games/${created.gameId}`)).text(), 'a user with no seat changed nothing').to.equal(before);
+    expect((await fetch(`${base}/healthz`)).status).to.equal(200);
   });
 });
