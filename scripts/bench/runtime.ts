@@ -5,11 +5,13 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { Agent, request } from 'node:http';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createParser } from 'eventsource-parser';
 import type { Logger } from '../logger.js';
 import { createBenchUser, freePort, percentile, troupe, waitUntilReady } from './troupe-processes.js';
+import { CpuMeter, localRedisPid } from './process-cpu.js';
 
 export interface RuntimeBenchOptions {
   redisUrl: string;
@@ -23,34 +25,52 @@ export interface RuntimeBenchOptions {
   profileDir?: string;
 }
 
-/** One POST answered as SSE, read until `done`; resolves with the latency in ms. */
-async function requestReply(url: string, key: string, text: string): Promise<number> {
+/**
+ * One POST answered as SSE, read until `done`; resolves with the latency in ms. The load generator uses
+ * node:http with a keep-alive agent, not fetch: fetch's WHATWG streams cost more CPU per request than
+ * the gateway itself, and this machine's cores are shared by every process in the run.
+ */
+function requestReply(agent: Agent, url: URL, key: string, body: string): Promise<number> {
   const started = performance.now();
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify({ type: 'say', payload: { text } }),
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), accept: 'text/event-stream' },
+      },
+      (res) => {
+        res.setEncoding('utf8');
+        if (res.statusCode !== 200) {
+          let text = '';
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () => reject(new Error(`HTTP ${res.statusCode}: ${text}`)));
+          return;
+        }
+        let finished = false;
+        let failure: string | undefined;
+        const parser = createParser({
+          onEvent(e) {
+            if (e.event === 'done') finished = true;
+            if (e.event === 'error') failure = e.data;
+          },
+        });
+        res.on('data', (chunk: string) => parser.feed(chunk));
+        res.on('end', () => {
+          if (failure) reject(new Error(`error event: ${failure}`));
+          else if (!finished) reject(new Error('stream ended without done'));
+          else resolve(performance.now() - started);
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
   });
-  if (res.status !== 200 || !res.body) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
-  let finished = false;
-  let failure: string | undefined;
-  const parser = createParser({
-    onEvent(e) {
-      if (e.event === 'done') finished = true;
-      if (e.event === 'error') failure = e.data;
-    },
-  });
-  const decoder = new TextDecoder();
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    parser.feed(decoder.decode(chunk, { stream: true }));
-    if (finished || failure) break;
-  }
-  if (failure) throw new Error(`error event: ${failure}`);
-  if (!finished) throw new Error('stream ended without done');
-  return performance.now() - started;
 }
 
-async function rawBullmq(redisUrl: string, jobs: number, concurrency: number): Promise<{ jobs: number; seconds: number; jobs_per_sec: number }> {
+async function rawBullmq(redisUrl: string, jobs: number, concurrency: number, cpu: CpuMeter) {
   const name = `troupe-bench-raw-${process.pid}`;
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const queue = new Queue(name, { connection });
@@ -64,6 +84,7 @@ async function rawBullmq(redisUrl: string, jobs: number, concurrency: number): P
     completed += 1;
     if (completed === jobs) resolveAll();
   });
+  cpu.begin();
   const started = performance.now();
   // Same shape as the end-to-end run: `concurrency` producers adding one job at a time.
   let next = 0;
@@ -77,12 +98,13 @@ async function rawBullmq(redisUrl: string, jobs: number, concurrency: number): P
   );
   await all;
   const seconds = (performance.now() - started) / 1000;
+  const cpuMsPerJob = cpu.perUnit(jobs);
   await worker.close();
   await events.close();
   await queue.obliterate({ force: true });
   await queue.close();
   connection.disconnect();
-  return { jobs, seconds: round(seconds), jobs_per_sec: Math.round(jobs / seconds) };
+  return { jobs, seconds: round(seconds), jobs_per_sec: Math.round(jobs / seconds), cpu_ms_per_job: cpuMsPerJob };
 }
 
 const round = (n: number, digits = 3) => Number(n.toFixed(digits));
@@ -108,23 +130,30 @@ export async function runRuntimeBench({ redisUrl, logger, messages = 3000, concu
     await waitUntilReady(`${base}/readyz`, [worker, gateway]);
     logger.info({ messages, concurrency }, 'end-to-end run');
 
+    const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+    const body = JSON.stringify({ type: 'say', payload: { text: 'hello troupe bench' } });
     const runLoad = async (total: number, tag: string) => {
       const latencies: number[] = [];
       let next = 0;
       const started = performance.now();
       await Promise.all(
         Array.from({ length: concurrency }, async (_, loop) => {
-          const url = `${base}/actors/echo/bench-${tag}-${loop}/messages`;
+          const url = new URL(`${base}/actors/echo/bench-${tag}-${loop}/messages`);
           while (next < total) {
             next += 1;
-            latencies.push(await requestReply(url, key, 'hello troupe bench'));
+            latencies.push(await requestReply(agent, url, key, body));
           }
         }),
       );
       return { latencies, seconds: (performance.now() - started) / 1000 };
     };
     await runLoad(warmup, `warm${process.pid}`);
+    const redisPid = localRedisPid(Number(new URL(redisUrl).port || 6379));
+    const cpu = new CpuMeter({ gateway: gateway.child.pid, worker: worker.child.pid, mongo: mongo.child.pid, redis: redisPid, load_generator: process.pid });
+    cpu.begin();
     const { latencies, seconds } = await runLoad(messages, `run${process.pid}`);
+    const cpuMsPerMessage = cpu.perUnit(messages);
+    agent.destroy();
     latencies.sort((a, b) => a - b);
     const e2e = {
       messages,
@@ -134,9 +163,10 @@ export async function runRuntimeBench({ redisUrl, logger, messages = 3000, concu
       p50_ms: round(percentile(latencies, 50), 1),
       p99_ms: round(percentile(latencies, 99), 1),
       max_ms: round(latencies[latencies.length - 1], 1),
+      cpu_ms_per_msg: cpuMsPerMessage,
     };
     logger.info({ jobs: messages }, 'raw BullMQ run');
-    const raw = await rawBullmq(redisUrl, messages, concurrency);
+    const raw = await rawBullmq(redisUrl, messages, concurrency, new CpuMeter({ redis: redisPid, bullmq_process: process.pid }));
     const ratio = round(e2e.msgs_per_sec / raw.jobs_per_sec);
     return {
       node: process.version,
