@@ -10,7 +10,8 @@ export interface StoredEvent {
 }
 
 export type OutboxItem =
-  | { kind: 'publish'; stream: string; events: StoredEvent[] }
+  /** `notify`: the pub/sub channel told of the new entries (the waiting gateway's). */
+  | { kind: 'publish'; stream: string; events: StoredEvent[]; notify?: string }
   /** Remembers a message as applied, with its final events, so a duplicate is answered, not applied. */
   | { kind: 'applied'; messageId: string; events: StoredEvent[] }
   | { kind: 'send'; envelope: Record<string, unknown> }

@@ -21,6 +21,8 @@ export const Envelope = z.object({
   idempotencyKey: z.string().min(1).max(200).optional(),
   /** Redis Stream the turn's events and reply go to; absent for fire-and-forget messages. */
   replyStream: z.string().min(1).optional(),
+  /** Pub/sub channel of the gateway waiting on the reply stream: it is told of new entries as they are added. */
+  notify: z.string().min(1).max(300).optional(),
   createdAt: z.number().int().nonnegative(),
   /** Epoch ms after which the message is answered with an error instead of being applied. */
   deadline: z.number().int().positive().optional(),

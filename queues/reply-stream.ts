@@ -16,18 +16,57 @@ export interface ReplyEvent {
   data: unknown;
 }
 
-export async function publish(redis: Redis, stream: string, event: string, data: unknown): Promise<string> {
-  const [id] = await publishAll(redis, stream, [{ e: event, d: data }]);
+/**
+ * Lua that appends events to a reply stream (trimmed, its expiry renewed) and, when a channel is named,
+ * publishes the new entries there as `[stream, [[id, event, data], ...]]`: the gateway that posted the
+ * message hears its reply without reading the stream. Callers define ARGV as documented on `appendArgs`;
+ * scripts that do more (the drain's turn finish) embed this function.
+ */
+export const APPEND_REPLIES_LUA = `
+local function append_replies(stream, maxlen, ttl, channel, first, last)
+  local ids = {}
+  local entries = {}
+  for i = first, last, 2 do
+    local id = redis.call('XADD', stream, 'MAXLEN', '~', maxlen, '*', 'e', ARGV[i], 'd', ARGV[i + 1])
+    ids[#ids + 1] = id
+    entries[#entries + 1] = {id, ARGV[i], ARGV[i + 1]}
+  end
+  if #ids > 0 then
+    redis.call('EXPIRE', stream, ttl)
+    if channel ~= '' then redis.call('PUBLISH', channel, cjson.encode({stream, entries})) end
+  end
+  return ids
+end`;
+
+/** KEYS[1] stream; ARGV: maxlen, ttl, channel ('' for none), then event/data pairs. */
+const APPEND = `${APPEND_REPLIES_LUA}
+return append_replies(KEYS[1], ARGV[1], ARGV[2], ARGV[3], 4, #ARGV)`;
+
+/** A stored event, data already JSON: what the scripts take. */
+export const eventArgs = (events: Array<{ e: string; d: unknown }>): string[] => events.flatMap((ev) => [ev.e, JSON.stringify(ev.d ?? null)]);
+
+interface ReplyCommands {
+  troupeAppendReplies(stream: string, ...args: string[]): Promise<string[]>;
+}
+
+/** The reply commands on a connection (defined once; ioredis then calls them by SHA). */
+function replyCommands(redis: Redis): Redis & ReplyCommands {
+  if (!('troupeAppendReplies' in redis)) redis.defineCommand('troupeAppendReplies', { numberOfKeys: 1, lua: APPEND });
+  return redis as Redis & ReplyCommands;
+}
+
+export async function publish(redis: Redis, stream: string, event: string, data: unknown, notify?: string): Promise<string> {
+  const [id] = await publishAll(redis, stream, [{ e: event, d: data }], notify);
   return id;
 }
 
-/** Appends several events atomically (one round trip; a reader sees them together). */
-export async function publishAll(redis: Redis, stream: string, events: Array<{ e: string; d: unknown }>): Promise<string[]> {
-  const multi = redis.multi();
-  for (const ev of events) multi.xadd(stream, 'MAXLEN', '~', String(REPLY_STREAM_MAX_LEN), '*', 'e', ev.e, 'd', JSON.stringify(ev.d ?? null));
-  multi.expire(stream, REPLY_STREAM_TTL_SECONDS);
-  const results = (await multi.exec()) as Array<[Error | null, string]>;
-  return results.slice(0, events.length).map(([, id]) => id);
+/**
+ * Appends several events atomically (one round trip; a reader sees them together), and tells the
+ * `notify` channel about them (see APPEND_REPLIES_LUA).
+ */
+export async function publishAll(redis: Redis, stream: string, events: Array<{ e: string; d: unknown }>, notify?: string): Promise<string[]> {
+  if (events.length === 0) return [];
+  return replyCommands(redis).troupeAppendReplies(stream, String(REPLY_STREAM_MAX_LEN), String(REPLY_STREAM_TTL_SECONDS), notify ?? '', ...eventArgs(events));
 }
 
 export function toEvents(entries: Array<[string, string[]]>): ReplyEvent[] {

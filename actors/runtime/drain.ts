@@ -1,12 +1,14 @@
 /**
  * A drain: the job that runs an actor's pending messages, one turn at a time, in mailbox order.
  *
- * Fencing: every drain starts by incrementing the actor's epoch, and every commit is a conditional
- * update on `{ _id, epoch, appliedSeq }`. A zombie drain (one BullMQ ran twice after a stall) loses
- * the race at its first commit and stops; nothing it computed is applied.
- * At most once: a committed message is deleted from the mailbox, and its outbox remembers it in Redis
- * as applied (with its final events), so a copy of it — left by a crash before the delete, or sent
- * twice by another actor's outbox — is answered with the first reply instead of being applied again.
+ * Fencing: a drain starts by incrementing the actor's epoch, and every commit is a conditional update
+ * on `{ _id, epoch, appliedSeq }`. A zombie drain (one BullMQ ran twice after a stall) loses the race
+ * at its first commit and stops; nothing it computed is applied. A drain may skip the fencing read when
+ * this process committed the actor last (see ResidentActors): if that copy turns out stale, its commit
+ * fails the same way, and the actor is handed to a fresh drain, which fences.
+ * At most once: a committed message is deleted from the mailbox, and remembered in Redis as applied
+ * (with its final events), so a copy of it — left by a crash before the delete, or sent twice by
+ * another actor's outbox — is answered with the first reply instead of being applied again.
  * Idempotency keys are settled by the gateway before anything is posted.
  * Effects of a committed turn (reply events, outgoing messages, lease release) are stored with the
  * commit (outbox) and performed after it; a Redis marker records the last turn whose effects all
@@ -16,14 +18,17 @@
 import type { Redis } from 'ioredis';
 import { Envelope, refKey, type ActorRef } from '../../queues/envelope.js';
 import type { RedisNames } from '../../queues/keys.js';
+import type { MailboxEntry, Mailboxes } from '../../queues/mailbox.js';
 import type { ActorRecord, ActorStore, OutboxItem, StoredEvent } from '../../models/actor-record.js';
 import type { ActorKind, Logger } from './contract.js';
 import { errorEvent, runTurn, TurnAborted } from './turn.js';
-import type { Effects } from './effects.js';
+import { APPLIED_TTL_SECONDS, type Effects } from './effects.js';
+import type { Resident, ResidentActors } from './residents.js';
 
 export interface DrainDeps {
   redis: Redis;
   names: RedisNames;
+  mailboxes: Mailboxes;
   store: ActorStore;
   effects: Effects;
   logger: Logger;
@@ -31,114 +36,167 @@ export interface DrainDeps {
   signal: AbortSignal;
   /** Set when the worker is stopping: finish the current turn, start no other. */
   stopping?: AbortSignal;
+  /** Actors this process committed last; without it every drain fences. */
+  residents?: ResidentActors;
   /** Messages read from the mailbox per round trip. */
   batchSize?: number;
 }
 
-export type DrainResult = 'drained' | 'fenced' | 'interrupted';
-
-const NEXT_OR_DELETE = `
-local entries = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', ARGV[1])
-if #entries == 0 then redis.call('DEL', KEYS[1]) end
-return entries`;
+/**
+ * `fenced`: a newer drain owns the actor (this one was a zombie). `stale`: this process's copy of the
+ * actor was out of date; nothing was applied, and the caller must request a fresh drain.
+ */
+export type DrainResult = 'drained' | 'fenced' | 'stale' | 'interrupted';
 
 /** The marker only has to outlive the gap between a commit and the next drain of the actor. */
 const OUTBOX_MARK_TTL_SECONDS = 7 * 24 * 60 * 60;
 const OWNER_CACHE_TTL_SECONDS = 24 * 60 * 60;
 
 export async function drainActor(kind: ActorKind<unknown>, ref: ActorRef, deps: DrainDeps): Promise<DrainResult> {
-  const { redis, store, effects, logger } = deps;
   const _id = refKey(ref);
-  const mailbox = deps.names.mailbox(ref);
-  const record = await store.fence(_id, ref.kind, ref.id);
-  const epoch = record.epoch;
-  let appliedSeq = record.appliedSeq;
-  let state = record.state;
-  let ownerId = record.ownerId;
-
-  // The last committed turn's effects may not all have happened (a crash right after its commit).
-  const outboxDone = deps.names.outboxDone(ref);
-  const done = record.outbox?.length ? await redis.get(outboxDone) : appliedSeq;
-  if (done !== appliedSeq) {
-    await effects.perform(record.outbox);
-    await redis.set(outboxDone, appliedSeq, 'EX', OUTBOX_MARK_TTL_SECONDS);
+  const claim = deps.residents?.claim(_id);
+  try {
+    const result = await drainClaimed(kind, ref, _id, claim?.resident, deps);
+    if (result !== 'drained') deps.residents?.forget(_id);
+    return result;
+  } catch (err) {
+    deps.residents?.forget(_id);
+    throw err;
+  } finally {
+    claim?.release();
   }
+}
+
+async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string, resident: Resident | undefined, deps: DrainDeps): Promise<DrainResult> {
+  const { redis, store, effects, logger, mailboxes } = deps;
+  const fromResident = resident !== undefined;
+  const actor = resident ?? (await fence(ref, _id, deps));
+  const { epoch } = actor;
+  let { appliedSeq, state, ownerId } = actor;
+  let ownerCached = ownerId !== undefined;
+  const batchSize = deps.batchSize ?? 50;
+  /** Messages applied by this drain: a copy later in the same batch is a duplicate its read could not see. */
+  const appliedHere = new Map<string, StoredEvent[]>();
 
   const stop = () => deps.signal.aborted || deps.stopping?.aborted === true;
-  for (;;) {
+  // Applied entries are deleted after their commit, so the mailbox holds only what is still to do
+  // (and, after a crash between commit and delete, one entry its applied marker answers).
+  // Reading from the start, not after appliedSeq, keeps working if a recreated stream's ids restart lower.
+  let entries = await mailboxes.next(ref, batchSize);
+  while (entries.length > 0) {
+    const entry = entries.shift()!;
     if (stop()) return 'interrupted';
-    // Applied entries are deleted after their commit, so the mailbox holds only what is still to do
-    // (and, after a crash between commit and delete, one entry its applied marker answers).
-    // Reading from the start, not after appliedSeq, keeps working if a recreated stream's ids restart lower.
-    // Reads the next entries, and removes the stream key when there are none (an empty stream would
-    // stay in Redis for good), atomically so a message posted meanwhile is never lost.
-    const entries = (await redis.eval(NEXT_OR_DELETE, 1, mailbox, String(deps.batchSize ?? 50))) as Array<[string, string[]]>;
-    if (entries.length === 0) break;
-    for (const [entryId, fields] of entries) {
-      if (stop()) return 'interrupted';
-      const parsed = Envelope.safeParse(safeJson(fields[fields.indexOf('env') + 1]));
-      let next = state;
-      const outbox: OutboxItem[] = [];
-      if (!parsed.success) {
-        logger.warn({ actor: ref, entryId, issues: parsed.error.issues }, 'malformed envelope in mailbox; skipped');
+    const parsed = Envelope.safeParse(safeJson(entry.envelope));
+    let next = state;
+    const outbox: OutboxItem[] = [];
+    let env: Envelope | undefined;
+    let final: StoredEvent[] = [];
+    let early: StoredEvent[] = [];
+    let firstTime = false;
+    if (!parsed.success) {
+      logger.warn({ actor: ref, entryId: entry.entryId, issues: parsed.error.issues }, 'malformed envelope in mailbox; skipped');
+    } else {
+      env = parsed.data;
+      const earlier = appliedHere.get(env.messageId) ?? (await appliedBefore(entry, env, deps));
+      if (earlier !== null) {
+        // A duplicate (an outbox delivered twice): answered with the first reply, not applied.
+        final = earlier;
       } else {
-        const env = parsed.data;
-        const earlier = await redis.get(deps.names.applied(env.messageId));
-        let final: StoredEvent[];
-        if (earlier !== null) {
-          // A duplicate (an outbox delivered twice): answered with the first reply, not applied.
-          final = safeJson(earlier) as StoredEvent[];
-        } else {
-          try {
-            const outcome = await runTurn({
-              kind,
-              ref,
-              state,
-              ownerId,
-              env,
-              emit: (event, data) => {
-                if (env.replyStream) effects.emit(env.replyStream, event, data);
-              },
-              feedStream: deps.names.feed(ref),
-              signal: deps.signal,
-              logger,
-            });
-            next = outcome.state;
-            final = outcome.final;
-            outbox.push(...outcome.effects);
-          } catch (err) {
-            if (err instanceof TurnAborted) return 'interrupted';
-            throw err;
-          }
-          if (ownerId === undefined && final[0]?.e !== 'error') ownerId = env.ownerId;
-          outbox.unshift({ kind: 'applied', messageId: env.messageId, events: final });
+        firstTime = true;
+        const replyStream = env.replyStream;
+        try {
+          const outcome = await runTurn({
+            kind,
+            ref,
+            state,
+            ownerId,
+            env,
+            emit: (event, data) => {
+              if (replyStream) effects.emit(replyStream, event, data, env!.notify);
+            },
+            feedStream: deps.names.feed(ref),
+            signal: deps.signal,
+            logger,
+          });
+          next = outcome.state;
+          final = outcome.final;
+          outbox.push(...outcome.effects);
+        } catch (err) {
+          if (err instanceof TurnAborted) return 'interrupted';
+          throw err;
         }
-        await effects.flushEmits();
-        if (env.replyStream && final.length) outbox.unshift({ kind: 'publish', stream: env.replyStream, events: final });
-        if (env.lease) outbox.push({ kind: 'release', lease: env.lease });
-        if (env.batchId) outbox.push({ kind: 'batch', batchId: env.batchId, messageId: env.messageId, ok: final[0]?.e !== 'error' });
+        if (ownerId === undefined && final[0]?.e !== 'error') ownerId = env.ownerId;
+        // Partial events not written yet go out with the reply, after the commit; earlier ones are written first.
+        if (replyStream) early = effects.takePending(replyStream);
+        outbox.unshift({ kind: 'applied', messageId: env.messageId, events: final });
       }
-      const set: Partial<ActorRecord> = { appliedSeq: entryId, outbox, updatedAt: new Date() };
-      if (next !== undefined) set.state = next;
-      if (ownerId !== undefined) set.ownerId = ownerId;
-      if (!(await store.commit(_id, epoch, appliedSeq, set))) {
-        logger.warn({ actor: ref, epoch, entryId }, 'a newer drain owns this actor; stale turn discarded');
-        return 'fenced';
+      await effects.flushEmits();
+      if (env.replyStream && (early.length || final.length)) {
+        outbox.unshift({ kind: 'publish', stream: env.replyStream, events: [...early, ...final], notify: env.notify });
       }
-      appliedSeq = entryId;
-      state = next;
-      if (ownerId !== undefined && record.ownerId === undefined) {
-        record.ownerId = ownerId;
-        redis.set(deps.names.owner(ref), ownerId, 'EX', OWNER_CACHE_TTL_SECONDS).catch(() => undefined);
-      }
-      // Out of the mailbox before anyone hears the reply (one connection keeps the order, so issuing both
-      // now is enough): a client that got the reply sees the actor idle.
-      await Promise.all([redis.xdel(mailbox, entryId), effects.perform(outbox)]);
-      // Not awaited: losing the marker only means the (idempotent) effects are performed again.
-      if (outbox.length) redis.set(outboxDone, entryId, 'EX', OUTBOX_MARK_TTL_SECONDS).catch(() => undefined);
+      if (env.lease) outbox.push({ kind: 'release', lease: env.lease });
+      if (env.batchId) outbox.push({ kind: 'batch', batchId: env.batchId, messageId: env.messageId, ok: final[0]?.e !== 'error' });
     }
+    const set: Partial<ActorRecord> = { appliedSeq: entry.entryId, outbox, updatedAt: new Date() };
+    if (next !== undefined) set.state = next;
+    if (ownerId !== undefined) set.ownerId = ownerId;
+    if (!(await store.commit(_id, epoch, appliedSeq, set))) {
+      if (fromResident) {
+        logger.info({ actor: ref, epoch, entryId: entry.entryId }, 'resident copy of the actor was stale; handing it to a fresh drain');
+        return 'stale';
+      }
+      logger.warn({ actor: ref, epoch, entryId: entry.entryId }, 'a newer drain owns this actor; stale turn discarded');
+      return 'fenced';
+    }
+    appliedSeq = entry.entryId;
+    state = next;
+    if (env && firstTime) appliedHere.set(env.messageId, final);
+    if (ownerId !== undefined && !ownerCached) {
+      ownerCached = true;
+      redis.set(deps.names.owner(ref), ownerId, 'EX', OWNER_CACHE_TTL_SECONDS).catch(() => undefined);
+    }
+    // The standard effects (reply, applied marker, lease) and the mailbox delete go out in one script;
+    // any others (messages to actors, schedules, feeds, batch progress) alongside it.
+    const standard = new Set<OutboxItem>();
+    const publishReply = outbox.find((i): i is Extract<OutboxItem, { kind: 'publish' }> => i.kind === 'publish' && i.stream === env?.replyStream);
+    const applied = outbox.find((i): i is Extract<OutboxItem, { kind: 'applied' }> => i.kind === 'applied');
+    const release = outbox.find((i): i is Extract<OutboxItem, { kind: 'release' }> => i.kind === 'release');
+    for (const item of [publishReply, applied, release]) if (item) standard.add(item);
+    const others = outbox.filter((i) => !standard.has(i));
+    const finishing = mailboxes.finish({
+      actor: ref,
+      entryId: entry.entryId,
+      reply: publishReply && { stream: publishReply.stream, events: publishReply.events, notify: publishReply.notify },
+      applied: applied && { messageId: applied.messageId, events: applied.events, ttlSeconds: APPLIED_TTL_SECONDS },
+      lease: release?.lease,
+      outboxDone: others.length === 0 && outbox.length > 0 ? { ttlSeconds: OUTBOX_MARK_TTL_SECONDS } : false,
+      next: entries.length === 0 ? batchSize : 0,
+    });
+    const [more] = await Promise.all([finishing, effects.perform(others)]);
+    if (entries.length === 0) entries = more;
+    // Not awaited: losing the marker only means the (idempotent) effects are performed again.
+    if (others.length) redis.set(deps.names.outboxDone(ref), entry.entryId, 'EX', OUTBOX_MARK_TTL_SECONDS).catch(() => undefined);
+    deps.residents?.remember(_id, { epoch, appliedSeq, state, ownerId });
   }
   return 'drained';
+}
+
+/** Takes the fence and completes the last committed turn's effects if a crash cut them short. */
+async function fence(ref: ActorRef, _id: string, deps: DrainDeps): Promise<Resident> {
+  const record = await deps.store.fence(_id, ref.kind, ref.id);
+  const outboxDone = deps.names.outboxDone(ref);
+  const done = record.outbox?.length ? await deps.redis.get(outboxDone) : record.appliedSeq;
+  if (done !== record.appliedSeq) {
+    await deps.effects.perform(record.outbox);
+    await deps.redis.set(outboxDone, record.appliedSeq, 'EX', OUTBOX_MARK_TTL_SECONDS);
+  }
+  return { epoch: record.epoch, appliedSeq: record.appliedSeq, state: record.state, ownerId: record.ownerId };
+}
+
+/** The first reply's final events if this message was applied before, else null. */
+async function appliedBefore(entry: MailboxEntry, env: Envelope, deps: DrainDeps): Promise<StoredEvent[] | null> {
+  const raw = entry.appliedChecked ? entry.applied : await deps.redis.get(deps.names.applied(env.messageId));
+  return raw === null ? null : (safeJson(raw) as StoredEvent[]);
 }
 
 function safeJson(raw: string | undefined): unknown {

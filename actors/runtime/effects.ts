@@ -12,8 +12,8 @@ import type { RedisNames } from '../../queues/keys.js';
 export const APPLIED_TTL_SECONDS = 24 * 60 * 60;
 
 export class Effects {
-  /** Partial events not yet written, per stream, in order; flushed together on the next tick. */
-  private pending = new Map<string, Array<{ e: string; d: unknown }>>();
+  /** Partial events not yet written, per stream, in order (with the channel to tell); flushed together on the next tick. */
+  private pending = new Map<string, { events: Array<{ e: string; d: unknown }>; notify?: string }>();
   private flushing: Promise<unknown> = Promise.resolve();
   private scheduled = false;
 
@@ -26,10 +26,10 @@ export class Effects {
   ) {}
 
   /** Publishes a partial event soon (events emitted together go out in one write); order is kept. */
-  emit(stream: string, event: string, data: unknown) {
+  emit(stream: string, event: string, data: unknown, notify?: string) {
     let list = this.pending.get(stream);
-    if (!list) this.pending.set(stream, (list = []));
-    list.push({ e: event, d: data });
+    if (!list) this.pending.set(stream, (list = { events: [], notify }));
+    list.events.push({ e: event, d: data });
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => void this.flushPending());
@@ -41,9 +41,19 @@ export class Effects {
     const batch = this.pending;
     this.pending = new Map();
     this.flushing = this.flushing
-      .then(() => Promise.all([...batch].map(([stream, events]) => publishAll(this.redis, stream, events))))
+      .then(() => Promise.all([...batch].map(([stream, { events, notify }]) => publishAll(this.redis, stream, events, notify))))
       .catch(() => undefined);
     return this.flushing;
+  }
+
+  /**
+   * Takes back a stream's events not written yet, for the caller to write with what follows them (a
+   * turn's reply). Events already on their way stay there; `flushEmits` waits for them.
+   */
+  takePending(stream: string): Array<{ e: string; d: unknown }> {
+    const list = this.pending.get(stream);
+    this.pending.delete(stream);
+    return list?.events ?? [];
   }
 
   /** Resolves once every event emitted so far is written. */
@@ -59,7 +69,7 @@ export class Effects {
   private async performOne(item: OutboxItem): Promise<void> {
     switch (item.kind) {
       case 'publish':
-        await publishAll(this.redis, item.stream, item.events);
+        await publishAll(this.redis, item.stream, item.events, item.notify);
         return;
       case 'send':
         await this.mailboxes.post(Envelope.parse(item.envelope));

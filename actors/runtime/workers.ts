@@ -12,13 +12,14 @@ import type { Connection } from 'mongoose';
 import { ActorRef, Envelope } from '../../queues/envelope.js';
 import { RedisNames } from '../../queues/keys.js';
 import { Mailboxes } from '../../queues/mailbox.js';
-import { publish } from '../../queues/reply-stream.js';
+import { publishAll } from '../../queues/reply-stream.js';
 import { actorRecords, ActorStore } from '../../models/actor-record.js';
 import { RequestError, type ActorKind, type ActorResources, type AnyKind, type Logger, type ServiceKind } from './contract.js';
 import type { Narrator } from '../llm/narration.js';
 import { offlineNarrator } from '../llm/offline-narrator.js';
 import { Batches } from './batches.js';
 import { drainActor } from './drain.js';
+import { ResidentActors } from './residents.js';
 import { Effects } from './effects.js';
 import { errorEvent } from './turn.js';
 import * as settings from './settings.js';
@@ -55,6 +56,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   const scheduleQueue = new Queue(names.scheduleQueue(), { connection: queueConnection });
   const batches = new Batches(options.mongo, redis, names);
   const store = new ActorStore(actorRecords(options.mongo));
+  const residents = new ResidentActors();
   // Stopping: no new turns. Abort: in-flight turns are told to stop (after the grace period).
   const stopping = new AbortController();
   const shutdown = new AbortController();
@@ -80,9 +82,10 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
         async (job: Job) => {
           const ref = ActorRef.parse(job.data);
           const effects = new Effects(redis, mailboxes, scheduleQueue, batches, names);
-          const result = await drainActor(actorKind, ref, { redis, names, store, effects, logger, signal: shutdown.signal, stopping: stopping.signal });
-          // Handed back on shutdown: the mailbox still holds the rest, another worker drains it.
-          if (result === 'interrupted') await mailboxes.requestDrain(ref);
+          const result = await drainActor(actorKind, ref, { redis, names, mailboxes, store, effects, logger, residents, signal: shutdown.signal, stopping: stopping.signal });
+          // Handed back on shutdown (the mailbox still holds the rest, another worker drains it), or to a
+          // drain that fences afresh after this process's copy of the actor proved stale.
+          if (result === 'interrupted' || result === 'stale') await mailboxes.requestDrain(ref);
           return result;
         },
         { ...workerOptions(), concurrency: options.actorConcurrency ?? settings.DEFAULT_ACTOR_CONCURRENCY },
@@ -154,9 +157,6 @@ async function runService(kind: ServiceKind, job: Job, { effects, redis, logger,
   }
   const env = parsed.data;
   const stream = env.replyStream;
-  const send = async (events: Array<{ e: string; d: unknown }>) => {
-    if (stream) for (const ev of events) await publish(redis, stream, ev.e, ev.d);
-  };
   const schema = kind.messages[env.type];
   const payload = schema?.safeParse(env.payload);
   let final: Array<{ e: string; d: unknown }>;
@@ -168,9 +168,8 @@ async function runService(kind: ServiceKind, job: Job, { effects, redis, logger,
     try {
       const data = await kind.handle(
         { messageId: env.messageId, type: env.type, payload: payload.data, ownerId: env.ownerId, createdAt: env.createdAt },
-        { emit: (event, data) => stream && effects.emit(stream, event, data), signal, logger, resources },
+        { emit: (event, data) => stream && effects.emit(stream, event, data, env.notify), signal, logger, resources },
       );
-      await effects.flushEmits();
       final = [{ e: 'reply', d: data ?? null }, { e: 'done', d: { messageId: env.messageId } }];
     } catch (err) {
       if (signal.aborted) throw err;
@@ -181,7 +180,12 @@ async function runService(kind: ServiceKind, job: Job, { effects, redis, logger,
       }
     }
   }
-  await send(final);
+  if (stream) {
+    // Partial events not written yet go out with the answer, after those already on their way.
+    const early = effects.takePending(stream);
+    await effects.flushEmits();
+    await publishAll(redis, stream, [...early, ...final], env.notify);
+  }
   const after = [];
   if (env.lease) after.push({ kind: 'release' as const, lease: env.lease });
   if (env.batchId) after.push({ kind: 'batch' as const, batchId: env.batchId, messageId: env.messageId, ok: final[0].e !== 'error' });

@@ -14,6 +14,7 @@ import { RedisNames } from '../../queues/keys.js';
 import { drainActor } from '../../actors/runtime/drain.js';
 import { Effects } from '../../actors/runtime/effects.js';
 import { Batches } from '../../actors/runtime/batches.js';
+import { ResidentActors } from '../../actors/runtime/residents.js';
 import { counterKind, type CounterState } from '../support/test-kinds.js';
 import type { ActorKind } from '../../actors/runtime/contract.js';
 import { pollUntil } from '../support/async.js';
@@ -33,6 +34,7 @@ describe('fencing of concurrent drains', function () {
   const deps = () => ({
     redis,
     names,
+    mailboxes,
     store: new ActorStore(actorRecords(conn)),
     effects: new Effects(redis, mailboxes, schedule, new Batches(conn, redis, names), names),
     logger: silent,
@@ -98,5 +100,70 @@ describe('fencing of concurrent drains', function () {
       ['reply', { count: 5 }],
     ]);
     await redis.del(names.replies(`dup-${process.pid}`), names.mailbox(dup));
+  });
+
+  it('a copy posted as the gateway posts (message id beside the envelope) in the same batch is answered, not applied', async function () {
+    const dup = { kind: 'counter', id: `dup-posted-${Date.now()}` };
+    const stream = names.replies(`dup-posted-${process.pid}`);
+    const env = envelope({ actor: dup, ownerId: 'u1', type: 'add', payload: { n: 2 }, replyStream: stream });
+    await redis.xadd(names.mailbox(dup), '*', 'id', env.messageId, 'env', JSON.stringify(env));
+    await redis.xadd(names.mailbox(dup), '*', 'id', env.messageId, 'env', JSON.stringify(env));
+    expect(await drainActor(counterKind as ActorKind<unknown>, dup, deps())).to.equal('drained');
+    const record = await actorRecords(conn).findOne({ _id: `${dup.kind}:${dup.id}` }).lean();
+    expect((record!.state as CounterState).count).to.equal(2);
+    // A third copy, arriving after the first was applied, is caught by the applied marker the read returns.
+    await redis.xadd(names.mailbox(dup), '*', 'id', env.messageId, 'env', JSON.stringify(env));
+    expect(await drainActor(counterKind as ActorKind<unknown>, dup, deps())).to.equal('drained');
+    const after = await actorRecords(conn).findOne({ _id: `${dup.kind}:${dup.id}` }).lean();
+    expect((after!.state as CounterState).count).to.equal(2);
+    const replies = (await redis.xrange(stream, '-', '+')).map(([, f]) => [f[1], JSON.parse(f[3])]).filter(([e]) => e === 'reply');
+    expect(replies).to.deep.equal([
+      ['reply', { count: 2 }],
+      ['reply', { count: 2 }],
+      ['reply', { count: 2 }],
+    ]);
+    expect(await redis.exists(names.mailbox(dup))).to.equal(0);
+    await redis.del(stream);
+  });
+
+  it('a resident copy made stale by a drain elsewhere commits nothing; the fresh drain applies the message once', async function () {
+    const actor = { kind: 'counter', id: `resident-${Date.now()}` };
+    const kind = counterKind as ActorKind<unknown>;
+    const here = new ResidentActors();
+    const add = (seq: number) => mailboxes.post(envelope({ actor, ownerId: 'u1', type: 'add', payload: { n: 1, seq } }));
+    // This process drains the actor and keeps it resident.
+    await add(0);
+    expect(await drainActor(kind, actor, { ...deps(), residents: here })).to.equal('drained');
+    expect(here.size).to.equal(1);
+    // Another worker (no resident copy) drains the next message: it fences, so the copy here is stale.
+    await add(1);
+    expect(await drainActor(kind, actor, deps())).to.equal('drained');
+    await add(2);
+    expect(await drainActor(kind, actor, { ...deps(), residents: here })).to.equal('stale');
+    expect(here.size, 'the stale copy is forgotten').to.equal(0);
+    expect(await drainActor(kind, actor, { ...deps(), residents: here })).to.equal('drained');
+    const record = await actorRecords(conn).findOne({ _id: `${actor.kind}:${actor.id}` }).lean();
+    expect((record!.state as CounterState).seen).to.deep.equal([0, 1, 2]);
+    await mailboxes.drainQueue('counter').obliterate({ force: true });
+  });
+
+  it('a second drain of a resident actor in the same process fences, and fences out the first', async function () {
+    const actor = { kind: 'counter', id: `resident-twice-${Date.now()}` };
+    const kind = counterKind as ActorKind<unknown>;
+    const here = new ResidentActors();
+    await mailboxes.post(envelope({ actor, ownerId: 'u1', type: 'add', payload: { n: 1, seq: 0 } }));
+    expect(await drainActor(kind, actor, { ...deps(), residents: here })).to.equal('drained');
+    for (let seq = 1; seq < 4; seq++) {
+      await mailboxes.post(envelope({ actor, ownerId: 'u1', type: 'add', payload: { n: 1, seq, sleepMs: seq === 1 ? 300 : 0 } }));
+    }
+    const first = drainActor(kind, actor, { ...deps(), residents: here });
+    const epochBefore = (await actorRecords(conn).findOne({ _id: `${actor.kind}:${actor.id}` }).lean())!.epoch;
+    const second = drainActor(kind, actor, { ...deps(), residents: here });
+    const results = await Promise.all([first, second]);
+    expect(results).to.deep.equal(['stale', 'drained']);
+    const record = await actorRecords(conn).findOne({ _id: `${actor.kind}:${actor.id}` }).lean();
+    expect(record!.epoch).to.equal(epochBefore + 1);
+    expect((record!.state as CounterState).seen).to.deep.equal([0, 1, 2, 3]);
+    await mailboxes.drainQueue('counter').obliterate({ force: true });
   });
 });
