@@ -37,6 +37,10 @@ export class RedisNames {
   replies(messageId: string) {
     return `${this.prefix}:replies:${messageId}`;
   }
+  /** Pub/sub channel of one gateway process: the reply events of messages it posted (see ReplyNotifications). */
+  replyNotify(processId: string) {
+    return `${this.prefix}:reply-notify:${processId}`;
+  }
   /** Who may read a reply stream (the sender), kept as long as the stream. */
   replyOwner(messageId: string) {
     return `${this.prefix}:reply-owner:${messageId}`;

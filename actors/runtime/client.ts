@@ -12,6 +12,7 @@ import { RedisNames } from '../../queues/keys.js';
 import { Mailboxes } from '../../queues/mailbox.js';
 import { readAll, REPLY_STREAM_TTL_SECONDS, type ReplyEvent } from '../../queues/reply-stream.js';
 import { ReplyReader } from '../../queues/reply-reader.js';
+import { ReplyNotifications } from '../../queues/reply-notifications.js';
 import { actorRecords, type ActorRecord } from '../../models/actor-record.js';
 import type { AnyKind } from './contract.js';
 import type { FeedData } from './turn.js';
@@ -52,6 +53,8 @@ export interface Sent {
 /** How long an idempotency key maps to its first message. */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 const OWNER_CACHE_TTL_SECONDS = 24 * 60 * 60;
+/** A message's poster follows its reply right away; past this, a follower reads the stream instead. */
+const NOTIFIED_FOLLOW_WINDOW_MS = 60_000;
 
 export class ActorClient {
   private readonly kindsByName: Map<string, AnyKind>;
@@ -62,6 +65,9 @@ export class ActorClient {
   private readonly actors: Model<ActorRecord>;
   readonly batches: Batches;
   private readonly reader: ReplyReader;
+  private readonly notifications: ReplyNotifications;
+  /** Reply streams of messages this process posted with `notify`, not yet followed (stream -> when posted). */
+  private readonly notified = new Map<string, number>();
 
   constructor(
     redisUrl: string,
@@ -76,6 +82,7 @@ export class ActorClient {
     this.actors = actorRecords(mongo);
     this.batches = new Batches(mongo, this.redis, names);
     this.reader = new ReplyReader(redisUrl);
+    this.notifications = new ReplyNotifications(redisUrl, this.redis, names.replyNotify(randomUUID()));
   }
 
   kinds(): AnyKind[] {
@@ -144,8 +151,11 @@ export class ActorClient {
         return { messageId: first, replyStream: this.names.replies(first), duplicate: true };
       }
     }
+    // The reply is heard on this process's channel when someone here will follow it (not for batch work).
+    const notify = input.batchId === undefined && this.notifications.listening ? this.notifications.channel : undefined;
     const env = envelope({
       messageId,
+      notify,
       actor: input.actor,
       ownerId: input.ownerId,
       type: input.type,
@@ -160,6 +170,7 @@ export class ActorClient {
     const owner = this.redis.set(this.names.replyOwner(messageId), input.ownerId, 'EX', REPLY_STREAM_TTL_SECONDS);
     if (kind.stateful) await Promise.all([owner, this.mailboxes.post(env)]);
     else await Promise.all([owner, this.serviceQueue(kind.kind).add(env.type, env, { jobId: messageId, removeOnComplete: true, removeOnFail: 1000 })]);
+    if (notify) this.rememberNotified(env.replyStream!);
     return { messageId, replyStream: env.replyStream!, duplicate: false };
   }
 
@@ -190,9 +201,25 @@ export class ActorClient {
     return this.batches.get(batchId, ownerId);
   }
 
-  /** Follows a reply stream from after `lastEventId`; ends after a terminal event (one shared reader per process). */
+  /**
+   * Follows a reply stream from after `lastEventId`; ends after a terminal event. The first follower of a
+   * message this process just posted hears its events (ReplyNotifications); any other reads the stream
+   * (one shared blocking reader per process).
+   */
   replies(stream: string, options: { lastEventId?: string; signal?: AbortSignal; idleTimeoutMs?: number } = {}): AsyncGenerator<ReplyEvent> {
-    return this.reader.follow(stream, { lastId: options.lastEventId, signal: options.signal, idleTimeoutMs: options.idleTimeoutMs });
+    const follow = { lastId: options.lastEventId, signal: options.signal, idleTimeoutMs: options.idleTimeoutMs };
+    if (this.notified.delete(stream)) return this.notifications.follow(stream, follow);
+    return this.reader.follow(stream, follow);
+  }
+
+  private rememberNotified(stream: string) {
+    const now = Date.now();
+    this.notified.set(stream, now);
+    // Posted but never followed (the client left before the answer began): forgotten after a while.
+    for (const [old, at] of this.notified) {
+      if (at > now - NOTIFIED_FOLLOW_WINDOW_MS) break;
+      this.notified.delete(old);
+    }
   }
 
   /**
@@ -249,6 +276,7 @@ export class ActorClient {
     await Promise.all([...this.serviceQueues.values()].map((q) => q.close()));
     await this.mailboxes.close();
     await this.reader.close();
+    await this.notifications.close();
     this.redis.disconnect();
     this.queueConnection.disconnect();
   }

@@ -91,7 +91,6 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
     const outbox: OutboxItem[] = [];
     let env: Envelope | undefined;
     let final: StoredEvent[] = [];
-    let early: StoredEvent[] = [];
     let firstTime = false;
     if (!parsed.success) {
       logger.warn({ actor: ref, entryId: entry.entryId, issues: parsed.error.issues }, 'malformed envelope in mailbox; skipped');
@@ -126,14 +125,11 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
           throw err;
         }
         if (ownerId === undefined && final[0]?.e !== 'error') ownerId = env.ownerId;
-        // Partial events not written yet go out with the reply, after the commit; earlier ones are written first.
-        if (replyStream) early = effects.takePending(replyStream);
         outbox.unshift({ kind: 'applied', messageId: env.messageId, events: final });
       }
+      // Partial events are out before the reply (a client handles them first, e.g. as MCP progress).
       await effects.flushEmits();
-      if (env.replyStream && (early.length || final.length)) {
-        outbox.unshift({ kind: 'publish', stream: env.replyStream, events: [...early, ...final], notify: env.notify });
-      }
+      if (env.replyStream && final.length) outbox.unshift({ kind: 'publish', stream: env.replyStream, events: final, notify: env.notify });
       if (env.lease) outbox.push({ kind: 'release', lease: env.lease });
       if (env.batchId) outbox.push({ kind: 'batch', batchId: env.batchId, messageId: env.messageId, ok: final[0]?.e !== 'error' });
     }

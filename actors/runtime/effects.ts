@@ -46,16 +46,6 @@ export class Effects {
     return this.flushing;
   }
 
-  /**
-   * Takes back a stream's events not written yet, for the caller to write with what follows them (a
-   * turn's reply). Events already on their way stay there; `flushEmits` waits for them.
-   */
-  takePending(stream: string): Array<{ e: string; d: unknown }> {
-    const list = this.pending.get(stream);
-    this.pending.delete(stream);
-    return list?.events ?? [];
-  }
-
   /** Resolves once every event emitted so far is written. */
   flushEmits(): Promise<unknown> {
     return this.pending.size ? this.flushPending() : this.flushing;

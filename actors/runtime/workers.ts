@@ -181,10 +181,9 @@ async function runService(kind: ServiceKind, job: Job, { effects, redis, logger,
     }
   }
   if (stream) {
-    // Partial events not written yet go out with the answer, after those already on their way.
-    const early = effects.takePending(stream);
+    // Partial events are out before the answer.
     await effects.flushEmits();
-    await publishAll(redis, stream, [...early, ...final], env.notify);
+    await publishAll(redis, stream, final, env.notify);
   }
   const after = [];
   if (env.lease) after.push({ kind: 'release' as const, lease: env.lease });
