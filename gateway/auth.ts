@@ -51,14 +51,13 @@ export function unauthorizedError(keyWasSent: boolean): ApiError {
       );
 }
 
-/** Sets `ctx.state.user` (and tags the request's logger with the user id), or answers 401. */
+/** Sets `ctx.state.user` (the request's logger then carries the user id), or answers 401. */
 export function requireApiKey(users: ApiKeyVerifier): Middleware<GatewayState> {
   return async (ctx, next) => {
     const key = apiKeyFromHeaders(ctx.req.headers);
     const user = key === undefined ? undefined : await users.authenticate(key);
     if (!user) throw unauthorizedError(key !== undefined);
     ctx.state.user = user;
-    ctx.state.logger = ctx.state.logger.child({ userId: user.id });
     await next();
   };
 }

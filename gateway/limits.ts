@@ -89,6 +89,10 @@ export class UserLimits {
   constructor(redis: Redis, options: UserLimitsOptions = {}) {
     // defineCommand sends the script once and then calls it by SHA (reloading it after a Redis restart).
     redis.defineCommand('troupeAcquireLease', { numberOfKeys: 1, lua: ACQUIRE_LEASE });
+    // A RateLimiterRedis defines its script command on the client when it is made. Made lazily, in a
+    // tick whose commands ioredis is already auto-pipelining, that pipeline lacks the command and
+    // ioredis throws (redis/ioredis#1931, fixed upstream after 6.0.0). Making one now defines it first.
+    new RateLimiterRedis({ storeClient: redis, points: 1, duration: 1 });
     this.redis = redis as Redis & LeaseCommands;
     this.defaults = { rate: options.defaults?.rate ?? null, concurrent: options.defaults?.concurrent ?? null };
     this.overrides = options.kinds ?? {};
@@ -112,22 +116,26 @@ export class UserLimits {
   }
 
   /**
-   * Takes a concurrency slot (if the kind is capped), then a rate-limit point. Throws ApiError 429
+   * Takes a concurrency slot (if the kind is capped) and a rate-limit point, together. Throws ApiError 429
    * `too_many_concurrent` or `rate_limited` with `retryAfterSeconds` and a Retry-After header; on a
    * refusal nothing is held. `holdLease: false` checks only the rate limit (bulk work holding no slot).
    */
   async admit(userId: string, kind: Pick<AnyKind, 'kind' | 'limits'>, { holdLease = true }: { holdLease?: boolean } = {}): Promise<Admission> {
     const limits = this.limitsOf(kind);
-    const lease = holdLease && limits.concurrent !== null ? await this.acquireLease(userId, kind.kind, limits.concurrent) : undefined;
-    if (limits.rate !== null) {
-      try {
-        await this.consumeRatePoint(userId, kind.kind, limits.rate);
-      } catch (error) {
-        if (lease) await this.release(lease);
-        throw error;
-      }
+    // Both checks go out together (one Redis write); whichever refuses, the other is undone.
+    const [leased, rated] = await Promise.allSettled([
+      holdLease && limits.concurrent !== null ? this.acquireLease(userId, kind.kind, limits.concurrent) : undefined,
+      limits.rate !== null ? this.consumeRatePoint(userId, kind.kind, limits.rate) : undefined,
+    ]);
+    if (leased.status === 'rejected') {
+      if (rated.status === 'fulfilled' && limits.rate !== null) await this.refundRatePoint(userId, kind.kind, limits.rate);
+      throw leased.reason;
     }
-    return lease ? { lease } : {};
+    if (rated.status === 'rejected') {
+      if (leased.value) await this.release(leased.value);
+      throw rated.reason;
+    }
+    return leased.value ? { lease: leased.value } : {};
   }
 
   /** Gives a slot back; the runtime does the same (`ZREM key id`) when a turn ends. Idempotent. */
@@ -189,6 +197,11 @@ export class UserLimits {
         { kind: kindName, limit: rate.points, windowSeconds: rate.durationSeconds },
       );
     }
+  }
+
+  /** Gives back the point a request took when it was refused for another reason (the concurrency cap). */
+  private async refundRatePoint(userId: string, kindName: string, rate: RateLimit): Promise<void> {
+    await this.rateLimiter(kindName, rate).reward(userId, 1);
   }
 
   private rateLimiter(kindName: string, rate: RateLimit): RateLimiterRedis {

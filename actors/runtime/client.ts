@@ -55,6 +55,7 @@ export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 const OWNER_CACHE_TTL_SECONDS = 24 * 60 * 60;
 /** A message's poster follows its reply right away; past this, a follower reads the stream instead. */
 const NOTIFIED_FOLLOW_WINDOW_MS = 60_000;
+const OWNERS_KEPT = 100_000;
 
 export class ActorClient {
   private readonly kindsByName: Map<string, AnyKind>;
@@ -66,6 +67,8 @@ export class ActorClient {
   readonly batches: Batches;
   private readonly reader: ReplyReader;
   private readonly notifications: ReplyNotifications;
+  /** Owners of actors this process has seen (they never change); the oldest are dropped past OWNERS_KEPT. */
+  private readonly owners = new Map<string, string>();
   /** Reply streams of messages this process posted with `notify`, not yet followed (stream -> when posted). */
   private readonly notified = new Map<string, number>();
 
@@ -110,13 +113,25 @@ export class ActorClient {
     return kind;
   }
 
-  /** The actor's owner, or undefined if it has never received a message. Cached in Redis once known (owners never change). */
+  /**
+   * The actor's owner, or undefined if it has never received a message. Owners never change, so once
+   * known an owner is cached here and in Redis (for other gateways).
+   */
   async ownerOf(actor: ActorRef): Promise<string | undefined> {
-    const cached = await this.redis.get(this.names.owner(actor));
-    if (cached !== null) return cached;
-    const rec = await this.actors.findOne({ _id: refKey(actor) }, { ownerId: 1 }).lean().exec();
-    if (rec?.ownerId !== undefined) await this.redis.set(this.names.owner(actor), rec.ownerId, 'EX', OWNER_CACHE_TTL_SECONDS);
-    return rec?.ownerId;
+    const key = refKey(actor);
+    const known = this.owners.get(key);
+    if (known !== undefined) return known;
+    const cached = (await this.redis.get(this.names.owner(actor))) ?? undefined;
+    let owner = cached;
+    if (owner === undefined) {
+      owner = (await this.actors.findOne({ _id: key }, { ownerId: 1 }).lean().exec())?.ownerId;
+      if (owner !== undefined) await this.redis.set(this.names.owner(actor), owner, 'EX', OWNER_CACHE_TTL_SECONDS);
+    }
+    if (owner !== undefined) {
+      this.owners.set(key, owner);
+      if (this.owners.size > OWNERS_KEPT) this.owners.delete(this.owners.keys().next().value!);
+    }
+    return owner;
   }
 
   /** Reads an actor's committed state for its owner (404 for anyone else, and for shared kinds). */

@@ -163,6 +163,19 @@ describe('UserLimits (rate limits and concurrency leases in Redis)', function ()
     expect(ttl).to.be.within(1, 60_000);
   });
 
+  it('admits on an auto-pipelining connection when its first rate check shares a tick with other commands (ioredis#1931)', async function () {
+    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 3, enableAutoPipelining: true });
+    clients.push(redis);
+    const gate = limits({}, redis);
+    const user = newUser();
+    // Another command opens this tick's auto-pipeline before the kind's rate limiter is first used.
+    const other = redis.get(`${keyPrefix}:unrelated`);
+    const admission = await gate.admit(user, kind('pipelined', { rate: { points: 5, durationSeconds: 60 }, concurrent: 2 }));
+    expect(await other).to.equal(null);
+    expect(admission.lease).to.not.equal(undefined);
+    expect(await gate.leasesHeld(user, 'pipelined')).to.equal(1);
+  });
+
   it('holds no lease after a rate refusal, and takes no rate point on a concurrency refusal', async () => {
     const subject = limits();
     const user = newUser();
