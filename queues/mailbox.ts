@@ -16,7 +16,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { refKey, type ActorRef, type Envelope, type Lease } from './envelope.js';
 import type { RedisNames } from './keys.js';
-import { APPEND_REPLIES_LUA, eventArgs, REPLY_STREAM_MAX_LEN, REPLY_STREAM_TTL_SECONDS } from './reply-stream.js';
+import { APPEND_REPLIES_LUA, defineReplyCommands, eventArgs, REPLY_STREAM_MAX_LEN, REPLY_STREAM_TTL_SECONDS } from './reply-stream.js';
 
 /** A mailbox entry: its stream id, its envelope (raw JSON), and the final events if it was applied already. */
 export interface MailboxEntry {
@@ -104,6 +104,8 @@ export class Mailboxes {
     private readonly connection: Redis,
     private readonly names: RedisNames,
   ) {
+    // Defined up front, before any command on the connection (see defineReplyCommands).
+    defineReplyCommands(redis);
     redis.defineCommand('troupeMailboxNext', { numberOfKeys: 1, lua: NEXT });
     redis.defineCommand('troupeMailboxFinish', { numberOfKeys: 5, lua: FINISH });
     this.commands = redis as Redis & MailboxCommands;

@@ -42,7 +42,8 @@ export class ReplyNotifications {
     private readonly redis: Redis,
     readonly channel: string,
   ) {
-    this.subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    // Named after its channel, so `CLIENT LIST` shows which gateway a subscriber belongs to.
+    this.subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null, connectionName: channel });
     this.subscriber.on('message', (channel: string, message: string) => {
       if (channel === this.channel) this.deliver(message);
     });

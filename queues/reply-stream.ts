@@ -49,9 +49,17 @@ interface ReplyCommands {
   troupeAppendReplies(stream: string, ...args: string[]): Promise<string[]>;
 }
 
-/** The reply commands on a connection (defined once; ioredis then calls them by SHA). */
+/**
+ * Defines the reply commands on a connection; ioredis then calls them by SHA. Call it when the
+ * connection is made, never lazily: a command defined in a tick whose commands ioredis is already
+ * auto-pipelining is missing from that pipeline, and ioredis throws (redis/ioredis#1931).
+ */
+export function defineReplyCommands(redis: Redis): void {
+  redis.defineCommand('troupeAppendReplies', { numberOfKeys: 1, lua: APPEND });
+}
+
 function replyCommands(redis: Redis): Redis & ReplyCommands {
-  if (!('troupeAppendReplies' in redis)) redis.defineCommand('troupeAppendReplies', { numberOfKeys: 1, lua: APPEND });
+  if (!('troupeAppendReplies' in redis)) throw new Error('reply commands are not defined on this Redis connection: call defineReplyCommands when it is made');
   return redis as Redis & ReplyCommands;
 }
 
