@@ -17,6 +17,17 @@ export class RedisNames {
   mailboxPattern(kind: string) {
     return `${this.prefix}:mailbox:${kind}:*`;
   }
+  /**
+   * Present while a drain of the actor runs or lingers: the pub/sub channel of its worker. A post that
+   * finds it wakes that drain instead of adding a drain job.
+   */
+  drainer(ref: ActorRef) {
+    return `${this.prefix}:drainer:${ref.kind}:${ref.id}`;
+  }
+  /** Pub/sub channel of one worker process: wake-ups for its lingering drains (see DrainWakeups). */
+  drainWake(workerId: string) {
+    return `${this.prefix}:drain-wake:${workerId}`;
+  }
   /** Cache of an actor's owner (MongoDB is the source of truth; this spares the gateway a read per message). */
   owner(ref: ActorRef) {
     return `${this.prefix}:owner:${ref.kind}:${ref.id}`;

@@ -1,14 +1,17 @@
 /**
  * Posting a message: append it to the actor's mailbox (a Redis Stream, so arrival order is kept across
- * every gateway), then make sure one drain job exists for the actor. Deduplication with
- * keepLastIfActive keeps at most one active and one waiting drain per actor.
+ * every gateway), then make sure a drain will read it: if a drain of the actor is running or lingering
+ * (its drainer key exists), wake it; otherwise add a drain job. Deduplication with keepLastIfActive
+ * keeps at most one active and one waiting drain job per actor. Both happen in one script, and a drain
+ * leaves (deletes its drainer key) only atomically with finding the mailbox empty, so a posted message
+ * always has a drain.
  *
- * Reading and finishing are single scripts, so a turn costs the drain two Redis round trips:
+ * Reading and finishing are single scripts too, so a turn costs the drain two Redis round trips:
  * `next` reads the entries still to do (with the applied marker of each, answering duplicates), and
  * `finish` does everything that follows a commit at once — removes the entry, appends the reply events
  * (telling the waiting gateway), remembers the message as applied, releases the concurrency lease,
- * marks the outbox performed, and reads the next entries when asked. Both remove the mailbox key when
- * it is empty, atomically with the read, so a message posted meanwhile is never lost.
+ * marks the outbox performed, and reads the next entries when asked. `leave` ends a drain and removes
+ * the empty mailbox, so no empty stream stays behind in Redis.
  * (The applied-marker keys of entries are derived inside the scripts, so troupe expects one Redis
  * node, not a cluster — as BullMQ's own scripts do without hash tags.)
  */
@@ -31,10 +34,6 @@ export interface MailboxEntry {
 const READ_NEXT_LUA = `
 local function read_next(mailbox, count, applied_prefix)
   local entries = redis.call('XRANGE', mailbox, '-', '+', 'COUNT', count)
-  if #entries == 0 then
-    redis.call('DEL', mailbox)
-    return {}
-  end
   local out = {}
   for i, entry in ipairs(entries) do
     local fields = entry[2]
@@ -53,20 +52,47 @@ local function read_next(mailbox, count, applied_prefix)
   return out
 end`;
 
-/** KEYS[1] mailbox; ARGV: count, applied-key prefix. */
+/** KEYS: mailbox, drainer key; ARGV: count, applied-key prefix, wake channel ('' none), drainer ttl ms. */
 const NEXT = `${READ_NEXT_LUA}
+if ARGV[3] ~= '' then redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[4]) end
 return read_next(KEYS[1], ARGV[1], ARGV[2])`;
 
+/** KEYS: mailbox, drainer key; ARGV: count, applied-key prefix. The entries, or none and the drain gone. */
+const LEAVE = `${READ_NEXT_LUA}
+local entries = read_next(KEYS[1], ARGV[1], ARGV[2])
+if #entries > 0 then return entries end
+redis.call('DEL', KEYS[1], KEYS[2])
+return {}`;
+
+/** KEYS: mailbox, drainer key. A drain that stops early: no longer wakeable; the messages left. */
+const ABANDON = `
+redis.call('DEL', KEYS[2])
+local left = redis.call('XLEN', KEYS[1])
+if left == 0 then redis.call('DEL', KEYS[1]) end
+return left`;
+
+/** KEYS: mailbox, drainer key; ARGV: message id, envelope JSON, actor key. {entry id, 1 if a drain job is needed}. */
+const POST = `
+local id = redis.call('XADD', KEYS[1], '*', 'id', ARGV[1], 'env', ARGV[2])
+local wake = redis.call('GET', KEYS[2])
+if wake then
+  redis.call('PUBLISH', wake, ARGV[3])
+  return {id, 0}
+end
+return {id, 1}`;
+
 /**
- * KEYS: mailbox, reply stream, applied key, lease key, outbox-done key.
+ * KEYS: mailbox, reply stream, applied key, lease key, outbox-done key, drainer key.
  * ARGV: [1] entry id, [2] next count (0: do not read), [3] applied-key prefix, [4] applied JSON ('' none),
  * [5] applied ttl, [6] lease id ('' none), [7] mark outbox done (1/0), [8] outbox-done ttl,
- * [9] reply maxlen, [10] reply ttl, [11] notify channel ('' none), [12..] reply event/data pairs.
+ * [9] reply maxlen, [10] reply ttl, [11] notify channel ('' none), [12] drainer ttl ms (0: none),
+ * [13..] reply event/data pairs.
  */
 const FINISH = `${APPEND_REPLIES_LUA}
 ${READ_NEXT_LUA}
 redis.call('XDEL', KEYS[1], ARGV[1])
-append_replies(KEYS[2], ARGV[9], ARGV[10], ARGV[11], 12, #ARGV)
+append_replies(KEYS[2], ARGV[9], ARGV[10], ARGV[11], 13, #ARGV)
+if ARGV[12] ~= '0' then redis.call('PEXPIRE', KEYS[6], ARGV[12]) end
 if ARGV[4] ~= '' then redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[5]) end
 if ARGV[6] ~= '' then redis.call('ZREM', KEYS[4], ARGV[6]) end
 if ARGV[7] == '1' then redis.call('SET', KEYS[5], ARGV[1], 'EX', ARGV[8]) end
@@ -76,8 +102,17 @@ return read_next(KEYS[1], ARGV[2], ARGV[3])`;
 type RawEntry = [string, string | null, string | null, number];
 
 interface MailboxCommands {
-  troupeMailboxNext(mailbox: string, count: string, appliedPrefix: string): Promise<RawEntry[]>;
+  troupeMailboxNext(mailbox: string, drainer: string, count: string, appliedPrefix: string, wake: string, ttlMs: string): Promise<RawEntry[]>;
   troupeMailboxFinish(...keysAndArgs: string[]): Promise<RawEntry[]>;
+  troupeMailboxLeave(mailbox: string, drainer: string, count: string, appliedPrefix: string): Promise<RawEntry[]>;
+  troupeMailboxAbandon(mailbox: string, drainer: string): Promise<number>;
+  troupeMailboxPost(mailbox: string, drainer: string, messageId: string, env: string, actorKey: string): Promise<[string, number]>;
+}
+
+/** A drain that can be woken while it runs or lingers: its worker's wake channel and how long its drainer key lives. */
+export interface Wakeable {
+  channel: string;
+  ttlMs: number;
 }
 
 /** What follows a committed turn (see `Mailboxes.finish`). */
@@ -93,6 +128,8 @@ export interface TurnFinish {
   outboxDone: { ttlSeconds: number } | false;
   /** Read up to this many next entries (0: the caller still holds some). */
   next: number;
+  /** Keep the drainer key alive this much longer (a wakeable drain). */
+  wakeable?: Wakeable;
 }
 
 export class Mailboxes {
@@ -106,8 +143,11 @@ export class Mailboxes {
   ) {
     // Defined up front, before any command on the connection (see defineReplyCommands).
     defineReplyCommands(redis);
-    redis.defineCommand('troupeMailboxNext', { numberOfKeys: 1, lua: NEXT });
-    redis.defineCommand('troupeMailboxFinish', { numberOfKeys: 5, lua: FINISH });
+    redis.defineCommand('troupeMailboxNext', { numberOfKeys: 2, lua: NEXT });
+    redis.defineCommand('troupeMailboxFinish', { numberOfKeys: 6, lua: FINISH });
+    redis.defineCommand('troupeMailboxLeave', { numberOfKeys: 2, lua: LEAVE });
+    redis.defineCommand('troupeMailboxAbandon', { numberOfKeys: 2, lua: ABANDON });
+    redis.defineCommand('troupeMailboxPost', { numberOfKeys: 2, lua: POST });
     this.commands = redis as Redis & MailboxCommands;
   }
 
@@ -117,10 +157,12 @@ export class Mailboxes {
     return q;
   }
 
-  async post(env: Envelope): Promise<string> {
-    const entryId = (await this.redis.xadd(this.names.mailbox(env.actor), '*', 'id', env.messageId, 'env', JSON.stringify(env))) as string;
-    await this.requestDrain(env.actor);
-    return entryId;
+  /** Appends the message; wakes the actor's running drain, or adds a drain job when there is none. */
+  async post(env: Envelope): Promise<{ entryId: string; drainJobAdded: boolean }> {
+    const { actor } = env;
+    const [entryId, needsJob] = await this.commands.troupeMailboxPost(this.names.mailbox(actor), this.names.drainer(actor), env.messageId, JSON.stringify(env), refKey(actor));
+    if (needsJob === 1) await this.requestDrain(actor);
+    return { entryId, drainJobAdded: needsJob === 1 };
   }
 
   /** Ensures a drain job for the actor (a no-op when one is waiting already). */
@@ -132,9 +174,21 @@ export class Mailboxes {
     );
   }
 
-  /** The next entries still to do, oldest first; none (and the key removed) when the mailbox is empty. */
-  async next(actor: ActorRef, count: number): Promise<MailboxEntry[]> {
-    return toEntries(await this.commands.troupeMailboxNext(this.names.mailbox(actor), String(count), this.names.applied('')));
+  /** The next entries still to do, oldest first. A wakeable drain (re)claims the actor's drainer key. */
+  async next(actor: ActorRef, count: number, wakeable?: Wakeable): Promise<MailboxEntry[]> {
+    return toEntries(
+      await this.commands.troupeMailboxNext(this.names.mailbox(actor), this.names.drainer(actor), String(count), this.names.applied(''), wakeable?.channel ?? '', String(wakeable?.ttlMs ?? 0)),
+    );
+  }
+
+  /** Ends a drain if the mailbox is empty (removing it and the drainer key); else returns what is left to do. */
+  async leave(actor: ActorRef, count: number): Promise<MailboxEntry[]> {
+    return toEntries(await this.commands.troupeMailboxLeave(this.names.mailbox(actor), this.names.drainer(actor), String(count), this.names.applied('')));
+  }
+
+  /** A drain stopping early: posts add drain jobs again. Returns how many messages are left. */
+  abandon(actor: ActorRef): Promise<number> {
+    return this.commands.troupeMailboxAbandon(this.names.mailbox(actor), this.names.drainer(actor));
   }
 
   /** Everything that follows a commit, in one script; returns the next entries when `next` > 0. */
@@ -145,6 +199,7 @@ export class Mailboxes {
       f.applied ? this.names.applied(f.applied.messageId) : this.names.applied(''),
       f.lease?.key ?? this.names.mailbox(f.actor),
       this.names.outboxDone(f.actor),
+      this.names.drainer(f.actor),
       f.entryId,
       String(f.next),
       this.names.applied(''),
@@ -156,6 +211,7 @@ export class Mailboxes {
       String(REPLY_STREAM_MAX_LEN),
       String(REPLY_STREAM_TTL_SECONDS),
       f.reply?.notify ?? '',
+      String(f.wakeable?.ttlMs ?? 0),
       ...eventArgs(f.reply?.events ?? []),
     );
     return toEntries(raw);

@@ -18,7 +18,8 @@
 import type { Redis } from 'ioredis';
 import { Envelope, refKey, type ActorRef } from '../../queues/envelope.js';
 import type { RedisNames } from '../../queues/keys.js';
-import type { MailboxEntry, Mailboxes } from '../../queues/mailbox.js';
+import type { MailboxEntry, Mailboxes, Wakeable } from '../../queues/mailbox.js';
+import type { DrainWakeups } from '../../queues/drain-wakeups.js';
 import type { ActorRecord, ActorStore, OutboxItem, StoredEvent } from '../../models/actor-record.js';
 import type { ActorKind, Logger } from './contract.js';
 import { errorEvent, runTurn, TurnAborted } from './turn.js';
@@ -40,6 +41,18 @@ export interface DrainDeps {
   residents?: ResidentActors;
   /** Messages read from the mailbox per round trip. */
   batchSize?: number;
+  /** Lets posts wake this drain instead of adding a job, and lets it wait a moment for the next message. */
+  linger?: DrainLinger;
+}
+
+export interface DrainLinger {
+  wakeups: DrainWakeups;
+  /** How long an emptied drain waits for the next message before it leaves (0: it leaves at once). */
+  ms: number;
+  /** How long the drainer key lives without a refresh (a crashed worker's key lapses after this). */
+  drainerTtlMs: number;
+  /** Asked before each wait: false when the worker needs its slots for other actors' drains. */
+  allowed(): boolean;
 }
 
 /**
@@ -55,15 +68,18 @@ const OWNER_CACHE_TTL_SECONDS = 24 * 60 * 60;
 export async function drainActor(kind: ActorKind<unknown>, ref: ActorRef, deps: DrainDeps): Promise<DrainResult> {
   const _id = refKey(ref);
   const claim = deps.residents?.claim(_id);
+  let result: DrainResult | undefined;
   try {
-    const result = await drainClaimed(kind, ref, _id, claim?.resident, deps);
-    if (result !== 'drained') deps.residents?.forget(_id);
+    result = await drainClaimed(kind, ref, _id, claim?.resident, deps);
     return result;
-  } catch (err) {
-    deps.residents?.forget(_id);
-    throw err;
   } finally {
     claim?.release();
+    if (result !== 'drained') {
+      deps.residents?.forget(_id);
+      // Stopped early (or failed): posts must add drain jobs again; what is left gets one.
+      const left = await deps.mailboxes.abandon(ref).catch(() => 0);
+      if (left > 0 && result === undefined) await deps.mailboxes.requestDrain(ref).catch(() => undefined);
+    }
   }
 }
 
@@ -79,11 +95,24 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
   const appliedHere = new Map<string, StoredEvent[]>();
 
   const stop = () => deps.signal.aborted || deps.stopping?.aborted === true;
+  const linger = deps.linger;
+  const wakeable: Wakeable | undefined = linger?.wakeups.listening ? { channel: linger.wakeups.channel, ttlMs: linger.drainerTtlMs } : undefined;
   // Applied entries are deleted after their commit, so the mailbox holds only what is still to do
   // (and, after a crash between commit and delete, one entry its applied marker answers).
   // Reading from the start, not after appliedSeq, keeps working if a recreated stream's ids restart lower.
-  let entries = await mailboxes.next(ref, batchSize);
-  while (entries.length > 0) {
+  let entries = await mailboxes.next(ref, batchSize, wakeable);
+  for (;;) {
+    if (entries.length === 0) {
+      // Empty as far as this drain knows. Request/reply clients send their next message right after
+      // the answer: wait a moment for it (a post wakes us) rather than leave and need a new job.
+      if (wakeable && linger!.ms > 0 && !stop() && linger!.allowed()) {
+        await linger!.wakeups.wait(_id, linger!.ms, deps.stopping);
+        entries = await mailboxes.next(ref, batchSize, wakeable);
+        if (entries.length > 0) continue;
+      }
+      entries = await mailboxes.leave(ref, batchSize);
+      if (entries.length === 0) break;
+    }
     const entry = entries.shift()!;
     if (stop()) return 'interrupted';
     const parsed = Envelope.safeParse(safeJson(entry.envelope));
@@ -167,6 +196,7 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
       lease: release?.lease,
       outboxDone: others.length === 0 && outbox.length > 0 ? { ttlSeconds: OUTBOX_MARK_TTL_SECONDS } : false,
       next: entries.length === 0 ? batchSize : 0,
+      wakeable,
     });
     const [more] = await Promise.all([finishing, effects.perform(others)]);
     if (entries.length === 0) entries = more;

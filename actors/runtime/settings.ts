@@ -15,6 +15,15 @@ export const HEARTBEAT_MS = 5_000;
 /** A worker not heard from for this long no longer counts as live. */
 export const WORKER_TTL_MS = 15_000;
 export const DEFAULT_ACTOR_CONCURRENCY = 50;
+/**
+ * How long a drain that has emptied its actor's mailbox waits for the next message before it ends.
+ * A message that arrives meanwhile is handled by the same drain, without a new BullMQ job. A drain
+ * lingers only while the worker has a free drain slot, so another actor's drain waits behind lingering
+ * ones for at most this long.
+ */
+export const DRAIN_LINGER_MS = 50;
+/** A drainer key not refreshed for this long lapses (its worker died): posts add drain jobs again. */
+export const DRAINER_TTL_MS = 10_000;
 export const DEFAULT_SERVICE_CONCURRENCY = 8;
 /** On shutdown, in-flight turns get this long to finish before their AbortSignal fires. */
 export const SHUTDOWN_GRACE_MS = 10_000;

@@ -20,6 +20,7 @@ import { offlineNarrator } from '../llm/offline-narrator.js';
 import { Batches } from './batches.js';
 import { drainActor } from './drain.js';
 import { ResidentActors } from './residents.js';
+import { DrainWakeups } from '../../queues/drain-wakeups.js';
 import { Effects } from './effects.js';
 import { errorEvent } from './turn.js';
 import * as settings from './settings.js';
@@ -35,6 +36,8 @@ export interface WorkerOptions {
   narrator?: Narrator;
   /** Concurrent drains per actor kind in this process. */
   actorConcurrency?: number;
+  /** How long an emptied drain waits for the next message (default DRAIN_LINGER_MS; 0: never). */
+  drainLingerMs?: number;
 }
 
 export interface RunningWorkers {
@@ -57,6 +60,9 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   const batches = new Batches(options.mongo, redis, names);
   const store = new ActorStore(actorRecords(options.mongo));
   const residents = new ResidentActors();
+  const wakeups = new DrainWakeups(options.redisUrl, names.drainWake(id));
+  /** Drains running per kind: a drain may linger only while the kind has a free slot for other actors. */
+  const running = new Map<string, number>();
   // Stopping: no new turns. Abort: in-flight turns are told to stop (after the grace period).
   const stopping = new AbortController();
   const shutdown = new AbortController();
@@ -77,18 +83,31 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   for (const kind of kinds) {
     if (kind.stateful) {
       const actorKind = kind as ActorKind<unknown>;
+      const concurrency = options.actorConcurrency ?? settings.DEFAULT_ACTOR_CONCURRENCY;
+      const linger = {
+        wakeups,
+        ms: options.drainLingerMs ?? settings.DRAIN_LINGER_MS,
+        drainerTtlMs: settings.DRAINER_TTL_MS,
+        allowed: () => (running.get(kind.kind) ?? 0) < concurrency,
+      };
       const worker = new Worker(
         names.actorQueue(kind.kind),
         async (job: Job) => {
           const ref = ActorRef.parse(job.data);
           const effects = new Effects(redis, mailboxes, scheduleQueue, batches, names);
-          const result = await drainActor(actorKind, ref, { redis, names, mailboxes, store, effects, logger, residents, signal: shutdown.signal, stopping: stopping.signal });
+          running.set(kind.kind, (running.get(kind.kind) ?? 0) + 1);
+          let result;
+          try {
+            result = await drainActor(actorKind, ref, { redis, names, mailboxes, store, effects, logger, residents, linger, signal: shutdown.signal, stopping: stopping.signal });
+          } finally {
+            running.set(kind.kind, (running.get(kind.kind) ?? 1) - 1);
+          }
           // Handed back on shutdown (the mailbox still holds the rest, another worker drains it), or to a
           // drain that fences afresh after this process's copy of the actor proved stale.
           if (result === 'interrupted' || result === 'stale') await mailboxes.requestDrain(ref);
           return result;
         },
-        { ...workerOptions(), concurrency: options.actorConcurrency ?? settings.DEFAULT_ACTOR_CONCURRENCY },
+        { ...workerOptions(), concurrency },
       );
       workers.push(worker);
     } else {
@@ -133,6 +152,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
         await Promise.all(kinds.map((k) => redis.hdel(names.workers(k.kind), id))).catch(() => undefined);
         await scheduleQueue.close();
         await mailboxes.close();
+        await wakeups.close();
         await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
         logger.info({ workerId: id }, 'workers stopped');
       })();

@@ -1,0 +1,71 @@
+/**
+ * Wake-ups for lingering drains. A drain that has emptied its actor's mailbox may stay a moment
+ * (request/reply clients send their next message soon after the answer); meanwhile the actor's
+ * drainer key names this worker's channel, and a post publishes the actor's key there instead of
+ * adding a drain job. One subscriber per worker process serves all its drains.
+ *
+ * A wake-up is only a shortcut: a drain that misses one still reads the mailbox when its linger ends,
+ * and leaving is atomic with that read (see Mailboxes.leave), so no message waits for a drain that
+ * is gone.
+ */
+import { Redis } from 'ioredis';
+
+export class DrainWakeups {
+  private readonly subscriber: Redis;
+  private readonly waiting = new Map<string, Set<(woken: boolean) => void>>();
+  private subscribed = false;
+  private live = false;
+  private closed = false;
+
+  constructor(redisUrl: string, readonly channel: string) {
+    this.subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null, connectionName: channel });
+    this.subscriber.on('message', (_channel: string, actorKey: string) => {
+      for (const done of [...(this.waiting.get(actorKey) ?? [])]) done(true);
+    });
+    this.subscriber.on('close', () => {
+      this.live = false;
+    });
+    this.subscriber.on('ready', () => {
+      if (this.subscribed) this.live = true;
+    });
+    this.subscriber.subscribe(channel).then(
+      () => {
+        this.subscribed = true;
+        this.live = !this.closed;
+      },
+      () => undefined,
+    );
+  }
+
+  /** True while wake-ups arrive: only then may a drain linger and name this channel. */
+  get listening(): boolean {
+    return this.live && !this.closed;
+  }
+
+  /** Resolves true when a post wakes `actorKey`, false after `ms` or when `signal` aborts. */
+  wait(actorKey: string, ms: number, signal?: AbortSignal): Promise<boolean> {
+    if (signal?.aborted || this.closed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      let set = this.waiting.get(actorKey);
+      if (!set) this.waiting.set(actorKey, (set = new Set()));
+      const done = (woken: boolean) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        set.delete(done);
+        if (set.size === 0 && this.waiting.get(actorKey) === set) this.waiting.delete(actorKey);
+        resolve(woken);
+      };
+      const onAbort = () => done(false);
+      const timer = setTimeout(() => done(false), ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      set.add(done);
+    });
+  }
+
+  async close() {
+    this.closed = true;
+    this.live = false;
+    for (const set of [...this.waiting.values()]) for (const done of [...set]) done(false);
+    await this.subscriber.quit().catch(() => this.subscriber.disconnect());
+  }
+}
