@@ -58,8 +58,15 @@ export function actorRecords(connection: Connection): Model<ActorRecord> {
 /**
  * The two writes of the turn loop, on the driver collection (no mongoose casting on the hot path):
  * taking the fence, and the conditional commit.
+ *
+ * Group commit: commits issued in the same turn of the event loop (by drains of different actors)
+ * go to MongoDB as one unordered bulk write. Each stays conditional on its own `{ _id, epoch,
+ * appliedSeq }`. When fewer matched than were sent, the records are read back: a commit applied
+ * exactly when its record now carries its epoch and its new appliedSeq, a pair no other drain writes.
  */
 export class ActorStore {
+  private batch: PendingCommit[] = [];
+
   constructor(private readonly model: Model<ActorRecord>) {}
 
   /** Bumps the epoch (creating the record on first use) and returns the record as it now is. */
@@ -73,10 +80,53 @@ export class ActorStore {
   }
 
   /** Commits a turn if this drain still holds the fence and nobody applied the message meanwhile. */
-  async commit(_id: string, epoch: number, previousSeq: string, set: Partial<ActorRecord>): Promise<boolean> {
-    const result = await this.model.collection.updateOne({ _id, epoch, appliedSeq: previousSeq } as never, { $set: set });
-    return result.matchedCount === 1;
+  commit(_id: string, epoch: number, previousSeq: string, set: Partial<ActorRecord> & { appliedSeq: string }): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.batch.push({ _id, epoch, previousSeq, set, resolve, reject });
+      if (this.batch.length === 1) setImmediate(() => void this.flush());
+    });
   }
+
+  private async flush() {
+    const batch = this.batch;
+    this.batch = [];
+    const collection = this.model.collection;
+    if (batch.length === 1) {
+      const [c] = batch;
+      await collection.updateOne({ _id: c._id, epoch: c.epoch, appliedSeq: c.previousSeq } as never, { $set: c.set }).then(
+        (result) => c.resolve(result.matchedCount === 1),
+        (error: unknown) => c.reject(error),
+      );
+      return;
+    }
+    try {
+      const result = await collection.bulkWrite(
+        batch.map((c) => ({ updateOne: { filter: { _id: c._id, epoch: c.epoch, appliedSeq: c.previousSeq } as never, update: { $set: c.set } } })),
+        { ordered: false },
+      );
+      if (result.matchedCount === batch.length) {
+        for (const c of batch) c.resolve(true);
+        return;
+      }
+      const records = await collection.find({ _id: { $in: batch.map((c) => c._id) } } as never, { projection: { epoch: 1, appliedSeq: 1 } }).toArray();
+      const now = new Map(records.map((r) => [String(r._id), r as unknown as Pick<ActorRecord, 'epoch' | 'appliedSeq'>]));
+      for (const c of batch) {
+        const record = now.get(c._id);
+        c.resolve(record?.epoch === c.epoch && record.appliedSeq === c.set.appliedSeq);
+      }
+    } catch (error) {
+      for (const c of batch) c.reject(error);
+    }
+  }
+}
+
+interface PendingCommit {
+  _id: string;
+  epoch: number;
+  previousSeq: string;
+  set: Partial<ActorRecord> & { appliedSeq: string };
+  resolve(applied: boolean): void;
+  reject(error: unknown): void;
 }
 
 /** The states of a kind's actors matching `filter` (on `state.*` fields), newest first: for lobbies and listings. */

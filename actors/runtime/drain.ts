@@ -162,7 +162,7 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
       if (env.lease) outbox.push({ kind: 'release', lease: env.lease });
       if (env.batchId) outbox.push({ kind: 'batch', batchId: env.batchId, messageId: env.messageId, ok: final[0]?.e !== 'error' });
     }
-    const set: Partial<ActorRecord> = { appliedSeq: entry.entryId, outbox, updatedAt: new Date() };
+    const set: Partial<ActorRecord> & { appliedSeq: string } = { appliedSeq: entry.entryId, outbox, updatedAt: new Date() };
     if (next !== undefined) set.state = next;
     if (ownerId !== undefined) set.ownerId = ownerId;
     if (!(await store.commit(_id, epoch, appliedSeq, set))) {

@@ -85,6 +85,26 @@ describe('fencing of concurrent drains', function () {
     expect(state.seen).to.deep.equal([0, 1, 2]);
   });
 
+  it('commits issued together go as one bulk write, each still conditional on its own fence', async function () {
+    const store = new ActorStore(actorRecords(conn));
+    const ids = ['a', 'b', 'c'].map((x) => `group-${x}-${Date.now()}`);
+    const fences = await Promise.all(ids.map((id) => store.fence(`counter:${id}`, 'counter', id)));
+    // Same tick: b's epoch is stale, and c is committed twice from the same point (one must lose).
+    const results = await Promise.all([
+      store.commit(`counter:${ids[0]}`, fences[0].epoch, '0-0', { appliedSeq: '1-0', state: { count: 1 } }),
+      store.commit(`counter:${ids[1]}`, fences[1].epoch - 1, '0-0', { appliedSeq: '1-0', state: { count: 1 } }),
+      store.commit(`counter:${ids[2]}`, fences[2].epoch, '0-0', { appliedSeq: '1-0', state: { count: 1 } }),
+      store.commit(`counter:${ids[2]}`, fences[2].epoch, '0-0', { appliedSeq: '2-0', state: { count: 2 } }),
+    ]);
+    expect(results.slice(0, 2)).to.deep.equal([true, false]);
+    expect(results.slice(2).filter(Boolean), 'exactly one of the two commits from the same point').to.have.length(1);
+    const records = await actorRecords(conn).find({ _id: { $in: ids.map((id) => `counter:${id}`) } }).lean();
+    const byId = new Map(records.map((r) => [r._id, r]));
+    expect(byId.get(`counter:${ids[0]}`)!.appliedSeq).to.equal('1-0');
+    expect(byId.get(`counter:${ids[1]}`)!.appliedSeq, 'the stale commit changed nothing').to.equal('0-0');
+    expect(byId.get(`counter:${ids[2]}`)!.appliedSeq).to.equal(results[2] ? '1-0' : '2-0');
+  });
+
   it('a message delivered twice (same message id) is applied once; the duplicate gets the first reply', async function () {
     const dup = { kind: 'counter', id: `dup-${Date.now()}` };
     const env = envelope({ actor: dup, ownerId: 'u1', type: 'add', payload: { n: 5 }, replyStream: names.replies(`dup-${process.pid}`) });
