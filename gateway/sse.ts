@@ -146,7 +146,8 @@ export async function streamEvents(
   else options.signal?.addEventListener('abort', () => stop.abort(STOPPED), { once: true });
   const { res } = ctx;
   ctx.respond = false;
-  res.flushHeaders();
+  // No flushHeaders(): the writer's opening `:ok` comment is already queued, and the headers leave in
+  // the same write as it — one write fewer per stream, and the client still hears at once.
   // Our own pipe: Koa's would report every client disconnect ("premature close") to app.onerror.
   pipeline(writer, res, () => clientGone.abort(CLIENT_GONE));
   res.once('close', () => clientGone.abort(CLIENT_GONE));

@@ -66,7 +66,8 @@ export class Index {
       for (const v of raw) {
         if (Array.isArray(v)) {
           multikey = true;
-          values.push(...(v.length ? v : [undefined]));
+          if (v.length === 0) values.push(undefined);
+          else for (const element of v) values.push(element);
         } else values.push(v);
         if (v !== undefined) present = true;
       }

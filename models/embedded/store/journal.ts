@@ -81,7 +81,8 @@ export class Journal implements ChangeSink {
       if (read.validLength < buf.length) {
         logger?.warn({ file, validBytes: read.validLength, droppedBytes: buf.length - read.validLength }, 'journal had an incomplete last record (crash during a write that was never acknowledged); dropping it');
       }
-      records.push(...read.records);
+      // Not push(...read.records): a large dataset has more records than a call may take arguments.
+      for (const record of read.records) records.push(record);
     }
     return records;
   }
