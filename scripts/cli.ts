@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError } from 'commander';
+import { z } from 'zod';
 import { MongoUnavailableError } from '../models/mongo-unavailable-error.js';
 import { RedisUnavailableError } from '../queues/redis-unavailable-error.js';
 import packageJson from '../package.json' with { type: 'json' };
@@ -7,6 +8,14 @@ import { ConfigError, loadConfig } from './config.js';
 /** Errors whose message is the whole story: printed alone, without a stack trace. */
 function isStartupError(error: unknown): error is Error {
   return error instanceof ConfigError || error instanceof RedisUnavailableError || error instanceof MongoUnavailableError;
+}
+
+/** A count option (benchmark sizes): a positive integer, checked with zod like every other input. */
+const Count = z.coerce.number().int().positive().max(10_000_000);
+function countOption(value: string): number {
+  const parsed = Count.safeParse(/^\d+$/.test(value) ? value : Number.NaN);
+  if (!parsed.success) throw new InvalidArgumentError('must be a positive integer.');
+  return parsed.data;
 }
 
 function portOption(value: string): number {
@@ -190,15 +199,16 @@ bench
 bench
   .command('runtime')
   .description('end-to-end request/reply msgs/s and latency through gateway, queue and actor vs raw BullMQ jobs/s')
-  .option('--messages <n>', 'timed messages', (v: string) => Number(v), 3000)
-  .option('--concurrency <n>', 'requests in flight', (v: string) => Number(v), 32)
+  .option('--messages <n>', 'timed messages (and raw BullMQ jobs)', countOption, 10_000)
+  .option('--warmup <n>', 'untimed messages (and jobs) first, so both runs are measured with warm code', countOption, 1_000)
+  .option('--concurrency <n>', 'requests in flight', countOption, 32)
   .option('--profile <dir>', 'write a V8 CPU profile of each troupe process into this directory')
-  .action((options: { messages: number; concurrency: number; profile?: string }) =>
+  .action((options: { messages: number; warmup: number; concurrency: number; profile?: string }) =>
     exitWith(async () => {
       const config = loadConfig();
       const [{ createLogger }, { runRuntimeBench }] = await Promise.all([import('./logger.js'), import('./bench/runtime.js')]);
       const logger = createLogger({ ...config.log, fd: 2 });
-      const result = await runRuntimeBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, messages: options.messages, concurrency: options.concurrency, profileDir: options.profile });
+      const result = await runRuntimeBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, messages: options.messages, warmup: options.warmup, concurrency: options.concurrency, profileDir: options.profile });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return result.acceptance.e2e_at_least_40pct_of_raw_bullmq ? 0 : 1;
     })(),
@@ -207,7 +217,7 @@ bench
 bench
   .command('meta')
   .description('p50/p95 latency of each MTG meta tool through MCP on the full dataset (embedded MongoDB)')
-  .option('--calls <n>', 'timed calls per read tool', (v: string) => Number(v), 60)
+  .option('--calls <n>', 'timed calls per read tool', countOption, 60)
   .action((options: { calls: number }) =>
     exitWith(async () => {
       const config = loadConfig();
@@ -222,7 +232,7 @@ bench
 bench
   .command('engine')
   .description('Dominion engine games/s (BMU mirror, one core), Smithy-BM vs BMU record, solo turns to 4 Provinces')
-  .option('--games <n>', 'timed BMU-mirror games', (v: string) => Number(v), 50_000)
+  .option('--games <n>', 'timed BMU-mirror games', countOption, 50_000)
   .action((options: { games: number }) =>
     exitWith(async () => {
       const { runEngineBench } = await import('./bench/engine.js');
@@ -235,7 +245,7 @@ bench
 bench
   .command('game')
   .description('p50/p99 latency of game_execute through MCP on a running troupe, whole games against a bot')
-  .option('--games <n>', 'timed games', (v: string) => Number(v), 5)
+  .option('--games <n>', 'timed games', countOption, 5)
   .action((options: { games: number }) =>
     exitWith(async () => {
       const config = loadConfig();

@@ -6,7 +6,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { Agent, request } from 'node:http';
-import { Queue, QueueEvents, Worker } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createParser } from 'eventsource-parser';
 import type { Logger } from '../logger.js';
@@ -70,46 +70,57 @@ function requestReply(agent: Agent, url: URL, key: string, body: string): Promis
   });
 }
 
-async function rawBullmq(redisUrl: string, jobs: number, concurrency: number, cpu: CpuMeter) {
+/**
+ * Raw BullMQ on the same Redis: `concurrency` producers adding one job at a time (the shape of the
+ * end-to-end run) and a no-op worker at concurrency 50, in this process. A warm-up run first, as the
+ * end-to-end run has one, so both are measured with warm code.
+ */
+async function rawBullmq(redisUrl: string, jobs: number, warmup: number, concurrency: number, cpu: CpuMeter) {
   const name = `troupe-bench-raw-${process.pid}`;
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const queue = new Queue(name, { connection });
-  const events = new QueueEvents(name, { connection: new Redis(redisUrl, { maxRetriesPerRequest: null }) });
-  await events.waitUntilReady();
   let completed = 0;
-  let resolveAll!: () => void;
-  const all = new Promise<void>((r) => (resolveAll = r));
-  const worker = new Worker(name, async () => null, { connection: new Redis(redisUrl, { maxRetriesPerRequest: null }), concurrency: 50 });
+  let target = 0;
+  let resolveAll: () => void = () => undefined;
+  const workerConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const worker = new Worker(name, async () => null, { connection: workerConnection, concurrency: 50 });
   worker.on('completed', () => {
     completed += 1;
-    if (completed === jobs) resolveAll();
+    if (completed === target) resolveAll();
   });
+  await worker.waitUntilReady();
+  const run = async (count: number) => {
+    completed = 0;
+    target = count;
+    const all = new Promise<void>((r) => (resolveAll = r));
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < count) {
+          next += 1;
+          await queue.add('job', { n: next }, { removeOnComplete: true });
+        }
+      }),
+    );
+    await all;
+  };
+  await run(warmup);
   cpu.begin();
   const started = performance.now();
-  // Same shape as the end-to-end run: `concurrency` producers adding one job at a time.
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < jobs) {
-        next += 1;
-        await queue.add('job', { n: next }, { removeOnComplete: true });
-      }
-    }),
-  );
-  await all;
+  await run(jobs);
   const seconds = (performance.now() - started) / 1000;
   const cpuMsPerJob = cpu.perUnit(jobs);
   await worker.close();
-  await events.close();
   await queue.obliterate({ force: true });
   await queue.close();
   connection.disconnect();
+  workerConnection.disconnect();
   return { jobs, seconds: round(seconds), jobs_per_sec: Math.round(jobs / seconds), cpu_ms_per_job: cpuMsPerJob };
 }
 
 const round = (n: number, digits = 3) => Number(n.toFixed(digits));
 
-export async function runRuntimeBench({ redisUrl, logger, messages = 3000, concurrency = 32, warmup = 300, profileDir }: RuntimeBenchOptions) {
+export async function runRuntimeBench({ redisUrl, logger, messages = 10_000, concurrency = 32, warmup = 1_000, profileDir }: RuntimeBenchOptions) {
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const [mongoPort, httpPort] = [await freePort(), await freePort()];
   const mongoUri = `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`;
@@ -166,7 +177,7 @@ export async function runRuntimeBench({ redisUrl, logger, messages = 3000, concu
       cpu_ms_per_msg: cpuMsPerMessage,
     };
     logger.info({ jobs: messages }, 'raw BullMQ run');
-    const raw = await rawBullmq(redisUrl, messages, concurrency, new CpuMeter({ redis: redisPid, bullmq_process: process.pid }));
+    const raw = await rawBullmq(redisUrl, messages, warmup, concurrency, new CpuMeter({ redis: redisPid, bullmq_process: process.pid }));
     const ratio = round(e2e.msgs_per_sec / raw.jobs_per_sec);
     return {
       node: process.version,
