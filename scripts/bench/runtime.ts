@@ -181,7 +181,7 @@ export async function runRuntimeBench({ redisUrl, logger, messages = 10_000, con
     const ratio = round(e2e.msgs_per_sec / raw.jobs_per_sec);
     return {
       node: process.version,
-      path: 'HTTP POST (Accept: text/event-stream) → gateway → Redis Stream mailbox + BullMQ drain job → echo actor turn (Mongo commit) → Redis Stream reply → SSE',
+      path: 'HTTP POST (Accept: text/event-stream) → gateway → mailbox (Redis Stream) → drain (a BullMQ job, or the actor\'s lingering drain woken over pub/sub) → echo actor turn (MongoDB group commit) → reply stream + pub/sub → SSE',
       processes: { gateways: 1, workers: 1, mongo: 'troupe mongo (embedded, memory)' },
       end_to_end: e2e,
       raw_bullmq: { ...raw, producers: concurrency, worker_concurrency: 50 },
