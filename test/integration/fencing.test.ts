@@ -3,74 +3,36 @@
  * message twice; the older one is discarded at its first commit.
  */
 import { expect } from 'chai';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
-import mongoose from 'mongoose';
-import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
 import { actorRecords, ActorStore } from '../../models/actor-record.js';
-import { Mailboxes } from '../../queues/mailbox.js';
 import { envelope } from '../../queues/envelope.js';
-import { RedisNames } from '../../queues/keys.js';
 import { drainActor } from '../../actors/runtime/drain.js';
-import { Effects } from '../../actors/runtime/effects.js';
-import { Batches } from '../../actors/runtime/batches.js';
 import { ResidentActors } from '../../actors/runtime/residents.js';
 import { counterKind, type CounterState } from '../support/test-kinds.js';
 import type { ActorKind } from '../../actors/runtime/contract.js';
 import { pollUntil } from '../support/async.js';
-
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const silent = { info() {}, warn() {}, error() {}, debug() {} };
+import { drainFixture, type DrainFixture } from '../support/drain-fixture.js';
 
 describe('fencing of concurrent drains', function () {
-  let mongo: EmbeddedMongo;
-  let conn: mongoose.Connection;
-  let redis: Redis;
-  let queueConnection: Redis;
-  let mailboxes: Mailboxes;
-  let schedule: Queue;
+  let fixture: DrainFixture;
   const ref = { kind: 'counter', id: `fence-${Date.now()}` };
-  /** What a worker hands each drain (a fresh one per drain, as each BullMQ job gets). */
-  const deps = () => ({
-    redis,
-    names,
-    mailboxes,
-    store: new ActorStore(actorRecords(conn)),
-    effects: new Effects(redis, mailboxes, schedule, new Batches(conn, redis, names), names),
-    logger: silent,
-    signal: new AbortController().signal,
-  });
-  const names = new RedisNames(`test-fencing-${process.pid}`);
+  const deps = () => fixture.deps();
 
   before(async function () {
-    mongo = await startEmbeddedMongo({ port: 0 });
-    conn = await mongoose.createConnection(mongo.uri, { dbName: 'fencing' }).asPromise();
-    redis = new Redis(REDIS_URL);
-    queueConnection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-    mailboxes = new Mailboxes(redis, queueConnection, names);
-    schedule = new Queue(names.scheduleQueue(), { connection: queueConnection });
+    fixture = await drainFixture('fencing');
   });
 
   after(async function () {
-    await redis.del(names.mailbox(ref));
-    await mailboxes.drainQueue('counter').obliterate({ force: true }).catch(() => undefined);
-    await schedule.obliterate({ force: true }).catch(() => undefined);
-    await schedule.close();
-    await mailboxes.close();
-    redis.disconnect();
-    queueConnection.disconnect();
-    await conn.close();
-    await mongo.stop();
+    await fixture.close();
   });
 
   it('a zombie drain that started first loses at its commit; each message is applied once', async function () {
     for (let seq = 0; seq < 3; seq++) {
-      await redis.xadd(names.mailbox(ref), '*', 'env', JSON.stringify(envelope({ actor: ref, ownerId: 'u1', type: 'add', payload: { n: 1, seq, sleepMs: seq === 0 ? 300 : 0 } })));
+      await fixture.redis.xadd(fixture.names.mailbox(ref), '*', 'env', JSON.stringify(envelope({ actor: ref, ownerId: 'u1', type: 'add', payload: { n: 1, seq, sleepMs: seq === 0 ? 300 : 0 } })));
     }
     // The zombie starts first and is slow on its first turn; the newer drain (higher epoch) overtakes it.
     const kind = counterKind as ActorKind<unknown>;
     const zombie = drainActor(kind, ref, deps());
-    await pollUntil(async () => ((await actorRecords(conn).findOne({ _id: `${ref.kind}:${ref.id}` }).lean())?.epoch ?? 0) >= 1, {
+    await pollUntil(async () => ((await actorRecords(fixture.conn).findOne({ _id: `${ref.kind}:${ref.id}` }).lean())?.epoch ?? 0) >= 1, {
       timeoutMs: 10_000,
       intervalMs: 5,
       what: 'the first drain to take its epoch',
@@ -79,14 +41,14 @@ describe('fencing of concurrent drains', function () {
     const [zombieResult, currentResult] = await Promise.all([zombie, current]);
     expect(zombieResult).to.equal('fenced');
     expect(currentResult).to.equal('drained');
-    const record = await actorRecords(conn).findOne({ _id: `${ref.kind}:${ref.id}` }).lean();
+    const record = await actorRecords(fixture.conn).findOne({ _id: `${ref.kind}:${ref.id}` }).lean();
     const state = record!.state as CounterState;
     expect(state.count).to.equal(3);
     expect(state.seen).to.deep.equal([0, 1, 2]);
   });
 
   it('commits issued together go as one bulk write, each still conditional on its own fence', async function () {
-    const store = new ActorStore(actorRecords(conn));
+    const store = new ActorStore(actorRecords(fixture.conn));
     const ids = ['a', 'b', 'c'].map((x) => `group-${x}-${Date.now()}`);
     const fences = await Promise.all(ids.map((id) => store.fence(`counter:${id}`, 'counter', id)));
     // Same tick: b's epoch is stale, and c is committed twice from the same point (one must lose).
@@ -98,7 +60,7 @@ describe('fencing of concurrent drains', function () {
     ]);
     expect(results.slice(0, 2)).to.deep.equal([true, false]);
     expect(results.slice(2).filter(Boolean), 'exactly one of the two commits from the same point').to.have.length(1);
-    const records = await actorRecords(conn).find({ _id: { $in: ids.map((id) => `counter:${id}`) } }).lean();
+    const records = await actorRecords(fixture.conn).find({ _id: { $in: ids.map((id) => `counter:${id}`) } }).lean();
     const byId = new Map(records.map((r) => [r._id, r]));
     expect(byId.get(`counter:${ids[0]}`)!.appliedSeq).to.equal('1-0');
     expect(byId.get(`counter:${ids[1]}`)!.appliedSeq, 'the stale commit changed nothing').to.equal('0-0');
@@ -107,50 +69,50 @@ describe('fencing of concurrent drains', function () {
 
   it('a message delivered twice (same message id) is applied once; the duplicate gets the first reply', async function () {
     const dup = { kind: 'counter', id: `dup-${Date.now()}` };
-    const env = envelope({ actor: dup, ownerId: 'u1', type: 'add', payload: { n: 5 }, replyStream: names.replies(`dup-${process.pid}`) });
-    await redis.xadd(names.mailbox(dup), '*', 'env', JSON.stringify(env));
-    await redis.xadd(names.mailbox(dup), '*', 'env', JSON.stringify(env));
+    const env = envelope({ actor: dup, ownerId: 'u1', type: 'add', payload: { n: 5 }, replyStream: fixture.names.replies(`dup-${process.pid}`) });
+    await fixture.redis.xadd(fixture.names.mailbox(dup), '*', 'env', JSON.stringify(env));
+    await fixture.redis.xadd(fixture.names.mailbox(dup), '*', 'env', JSON.stringify(env));
     const result = await drainActor(counterKind as ActorKind<unknown>, dup, deps());
     expect(result).to.equal('drained');
-    const record = await actorRecords(conn).findOne({ _id: `${dup.kind}:${dup.id}` }).lean();
+    const record = await actorRecords(fixture.conn).findOne({ _id: `${dup.kind}:${dup.id}` }).lean();
     expect((record!.state as CounterState).count).to.equal(5);
-    const replies = (await redis.xrange(names.replies(`dup-${process.pid}`), '-', '+')).map(([, f]) => [f[1], JSON.parse(f[3])]);
+    const replies = (await fixture.redis.xrange(fixture.names.replies(`dup-${process.pid}`), '-', '+')).map(([, f]) => [f[1], JSON.parse(f[3])]);
     expect(replies.filter(([e]) => e === 'reply')).to.deep.equal([
       ['reply', { count: 5 }],
       ['reply', { count: 5 }],
     ]);
-    await redis.del(names.replies(`dup-${process.pid}`), names.mailbox(dup));
+    await fixture.redis.del(fixture.names.replies(`dup-${process.pid}`), fixture.names.mailbox(dup));
   });
 
   it('a copy posted as the gateway posts (message id beside the envelope) in the same batch is answered, not applied', async function () {
     const dup = { kind: 'counter', id: `dup-posted-${Date.now()}` };
-    const stream = names.replies(`dup-posted-${process.pid}`);
+    const stream = fixture.names.replies(`dup-posted-${process.pid}`);
     const env = envelope({ actor: dup, ownerId: 'u1', type: 'add', payload: { n: 2 }, replyStream: stream });
-    await redis.xadd(names.mailbox(dup), '*', 'id', env.messageId, 'env', JSON.stringify(env));
-    await redis.xadd(names.mailbox(dup), '*', 'id', env.messageId, 'env', JSON.stringify(env));
+    await fixture.redis.xadd(fixture.names.mailbox(dup), '*', 'id', env.messageId, 'env', JSON.stringify(env));
+    await fixture.redis.xadd(fixture.names.mailbox(dup), '*', 'id', env.messageId, 'env', JSON.stringify(env));
     expect(await drainActor(counterKind as ActorKind<unknown>, dup, deps())).to.equal('drained');
-    const record = await actorRecords(conn).findOne({ _id: `${dup.kind}:${dup.id}` }).lean();
+    const record = await actorRecords(fixture.conn).findOne({ _id: `${dup.kind}:${dup.id}` }).lean();
     expect((record!.state as CounterState).count).to.equal(2);
     // A third copy, arriving after the first was applied, is caught by the applied marker the read returns.
-    await redis.xadd(names.mailbox(dup), '*', 'id', env.messageId, 'env', JSON.stringify(env));
+    await fixture.redis.xadd(fixture.names.mailbox(dup), '*', 'id', env.messageId, 'env', JSON.stringify(env));
     expect(await drainActor(counterKind as ActorKind<unknown>, dup, deps())).to.equal('drained');
-    const after = await actorRecords(conn).findOne({ _id: `${dup.kind}:${dup.id}` }).lean();
+    const after = await actorRecords(fixture.conn).findOne({ _id: `${dup.kind}:${dup.id}` }).lean();
     expect((after!.state as CounterState).count).to.equal(2);
-    const replies = (await redis.xrange(stream, '-', '+')).map(([, f]) => [f[1], JSON.parse(f[3])]).filter(([e]) => e === 'reply');
+    const replies = (await fixture.redis.xrange(stream, '-', '+')).map(([, f]) => [f[1], JSON.parse(f[3])]).filter(([e]) => e === 'reply');
     expect(replies).to.deep.equal([
       ['reply', { count: 2 }],
       ['reply', { count: 2 }],
       ['reply', { count: 2 }],
     ]);
-    expect(await redis.exists(names.mailbox(dup))).to.equal(0);
-    await redis.del(stream);
+    expect(await fixture.redis.exists(fixture.names.mailbox(dup))).to.equal(0);
+    await fixture.redis.del(stream);
   });
 
   it('a resident copy made stale by a drain elsewhere commits nothing; the fresh drain applies the message once', async function () {
     const actor = { kind: 'counter', id: `resident-${Date.now()}` };
     const kind = counterKind as ActorKind<unknown>;
     const here = new ResidentActors();
-    const add = (seq: number) => mailboxes.post(envelope({ actor, ownerId: 'u1', type: 'add', payload: { n: 1, seq } }));
+    const add = (seq: number) => fixture.mailboxes.post(envelope({ actor, ownerId: 'u1', type: 'add', payload: { n: 1, seq } }));
     // This process drains the actor and keeps it resident.
     await add(0);
     expect(await drainActor(kind, actor, { ...deps(), residents: here })).to.equal('drained');
@@ -162,28 +124,28 @@ describe('fencing of concurrent drains', function () {
     expect(await drainActor(kind, actor, { ...deps(), residents: here })).to.equal('stale');
     expect(here.size, 'the stale copy is forgotten').to.equal(0);
     expect(await drainActor(kind, actor, { ...deps(), residents: here })).to.equal('drained');
-    const record = await actorRecords(conn).findOne({ _id: `${actor.kind}:${actor.id}` }).lean();
+    const record = await actorRecords(fixture.conn).findOne({ _id: `${actor.kind}:${actor.id}` }).lean();
     expect((record!.state as CounterState).seen).to.deep.equal([0, 1, 2]);
-    await mailboxes.drainQueue('counter').obliterate({ force: true });
+    await fixture.mailboxes.drainQueue('counter').obliterate({ force: true });
   });
 
   it('a second drain of a resident actor in the same process fences, and fences out the first', async function () {
     const actor = { kind: 'counter', id: `resident-twice-${Date.now()}` };
     const kind = counterKind as ActorKind<unknown>;
     const here = new ResidentActors();
-    await mailboxes.post(envelope({ actor, ownerId: 'u1', type: 'add', payload: { n: 1, seq: 0 } }));
+    await fixture.mailboxes.post(envelope({ actor, ownerId: 'u1', type: 'add', payload: { n: 1, seq: 0 } }));
     expect(await drainActor(kind, actor, { ...deps(), residents: here })).to.equal('drained');
     for (let seq = 1; seq < 4; seq++) {
-      await mailboxes.post(envelope({ actor, ownerId: 'u1', type: 'add', payload: { n: 1, seq, sleepMs: seq === 1 ? 300 : 0 } }));
+      await fixture.mailboxes.post(envelope({ actor, ownerId: 'u1', type: 'add', payload: { n: 1, seq, sleepMs: seq === 1 ? 300 : 0 } }));
     }
     const first = drainActor(kind, actor, { ...deps(), residents: here });
-    const epochBefore = (await actorRecords(conn).findOne({ _id: `${actor.kind}:${actor.id}` }).lean())!.epoch;
+    const epochBefore = (await actorRecords(fixture.conn).findOne({ _id: `${actor.kind}:${actor.id}` }).lean())!.epoch;
     const second = drainActor(kind, actor, { ...deps(), residents: here });
     const results = await Promise.all([first, second]);
     expect(results).to.deep.equal(['stale', 'drained']);
-    const record = await actorRecords(conn).findOne({ _id: `${actor.kind}:${actor.id}` }).lean();
+    const record = await actorRecords(fixture.conn).findOne({ _id: `${actor.kind}:${actor.id}` }).lean();
     expect(record!.epoch).to.equal(epochBefore + 1);
     expect((record!.state as CounterState).seen).to.deep.equal([0, 1, 2, 3]);
-    await mailboxes.drainQueue('counter').obliterate({ force: true });
+    await fixture.mailboxes.drainQueue('counter').obliterate({ force: true });
   });
 });
