@@ -92,11 +92,7 @@ export class ActorStore {
     this.batch = [];
     const collection = this.model.collection;
     if (batch.length === 1) {
-      const [c] = batch;
-      await collection.updateOne({ _id: c._id, epoch: c.epoch, appliedSeq: c.previousSeq } as never, { $set: c.set }).then(
-        (result) => c.resolve(result.matchedCount === 1),
-        (error: unknown) => c.reject(error),
-      );
+      await this.commitOne(batch[0]);
       return;
     }
     try {
@@ -108,15 +104,31 @@ export class ActorStore {
         for (const c of batch) c.resolve(true);
         return;
       }
-      const records = await collection.find({ _id: { $in: batch.map((c) => c._id) } } as never, { projection: { epoch: 1, appliedSeq: 1 } }).toArray();
-      const now = new Map(records.map((r) => [String(r._id), r as unknown as Pick<ActorRecord, 'epoch' | 'appliedSeq'>]));
+      const applied = await this.appliedOf(batch);
+      for (const c of batch) c.resolve(applied.has(c));
+    } catch {
+      // One bad commit (say, a state over MongoDB's 16 MB) must not fail the others: those the bulk
+      // write applied are found by reading back; the rest are tried one by one, each with its own outcome.
+      const applied = await this.appliedOf(batch).catch(() => new Set<PendingCommit>());
       for (const c of batch) {
-        const record = now.get(c._id);
-        c.resolve(record?.epoch === c.epoch && record.appliedSeq === c.set.appliedSeq);
+        if (applied.has(c)) c.resolve(true);
+        else await this.commitOne(c);
       }
-    } catch (error) {
-      for (const c of batch) c.reject(error);
     }
+  }
+
+  private commitOne(c: PendingCommit): Promise<void> {
+    return this.model.collection.updateOne({ _id: c._id, epoch: c.epoch, appliedSeq: c.previousSeq } as never, { $set: c.set }).then(
+      (result) => c.resolve(result.matchedCount === 1),
+      (error: unknown) => c.reject(error),
+    );
+  }
+
+  /** The commits of `batch` that are in MongoDB: their record carries their epoch and their new appliedSeq. */
+  private async appliedOf(batch: PendingCommit[]): Promise<Set<PendingCommit>> {
+    const records = await this.model.collection.find({ _id: { $in: batch.map((c) => c._id) } } as never, { projection: { epoch: 1, appliedSeq: 1 } }).toArray();
+    const now = new Map(records.map((r) => [String(r._id), r as unknown as Pick<ActorRecord, 'epoch' | 'appliedSeq'>]));
+    return new Set(batch.filter((c) => now.get(c._id)?.epoch === c.epoch && now.get(c._id)?.appliedSeq === c.set.appliedSeq));
   }
 }
 

@@ -23,7 +23,8 @@ export interface ResidentClaim {
   release(): void;
 }
 
-export const DEFAULT_RESIDENT_ACTORS = 10_000;
+/** Enough for every actor a worker is busy with (50 drain slots per kind), few enough that large states (a game is tens of kB) stay a small share of its memory. */
+export const DEFAULT_RESIDENT_ACTORS = 1_000;
 
 export class ResidentActors {
   private readonly residents = new Map<string, Resident>();

@@ -67,6 +67,20 @@ describe('fencing of concurrent drains', function () {
     expect(byId.get(`counter:${ids[2]}`)!.appliedSeq).to.equal(results[2] ? '1-0' : '2-0');
   });
 
+  it('a commit MongoDB refuses (a state over 16 MB) fails alone; the commits beside it in the bulk write still apply', async function () {
+    const store = new ActorStore(actorRecords(fixture.conn));
+    const ids = ['ok', 'huge'].map((x) => `group-${x}-${Date.now()}`);
+    const fences = await Promise.all(ids.map((id) => store.fence(`counter:${id}`, 'counter', id)));
+    const [ok, huge] = await Promise.allSettled([
+      store.commit(`counter:${ids[0]}`, fences[0].epoch, '0-0', { appliedSeq: '1-0', state: { count: 1 } }),
+      store.commit(`counter:${ids[1]}`, fences[1].epoch, '0-0', { appliedSeq: '1-0', state: { blob: 'x'.repeat(17 * 1024 * 1024) } }),
+    ]);
+    expect(ok).to.deep.equal({ status: 'fulfilled', value: true });
+    expect(huge.status).to.equal('rejected');
+    const records = await actorRecords(fixture.conn).find({ _id: { $in: ids.map((id) => `counter:${id}`) } }, { appliedSeq: 1 }).lean();
+    expect(Object.fromEntries(records.map((r) => [r._id, r.appliedSeq]))).to.deep.equal({ [`counter:${ids[0]}`]: '1-0', [`counter:${ids[1]}`]: '0-0' });
+  });
+
   it('a message delivered twice (same message id) is applied once; the duplicate gets the first reply', async function () {
     const dup = { kind: 'counter', id: `dup-${Date.now()}` };
     const env = envelope({ actor: dup, ownerId: 'u1', type: 'add', payload: { n: 5 }, replyStream: fixture.names.replies(`dup-${process.pid}`) });
