@@ -121,8 +121,7 @@ export class ActorClient {
     const key = refKey(actor);
     const known = this.owners.get(key);
     if (known !== undefined) return known;
-    const cached = (await this.redis.get(this.names.owner(actor))) ?? undefined;
-    let owner = cached;
+    let owner = (await this.redis.get(this.names.owner(actor))) ?? undefined;
     if (owner === undefined) {
       owner = (await this.actors.findOne({ _id: key }, { ownerId: 1 }).lean().exec())?.ownerId;
       if (owner !== undefined) await this.redis.set(this.names.owner(actor), owner, 'EX', OWNER_CACHE_TTL_SECONDS);
