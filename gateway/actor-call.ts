@@ -66,28 +66,38 @@ export interface ActorCall {
 
 const failure = (code: string, message: string, details: Record<string, unknown> = {}): ActorAnswer => ({ ok: false, failure: { code, message, details } });
 
-export async function callActor(deps: ActorCallDeps, call: ActorCall): Promise<ActorAnswer> {
-  const { user, message, signal } = call;
+export type Posted = { ok: true; messageId: string; replyStream: string } | { ok: false; failure: ActorFailure };
+
+/** Validates the message, admits it through the user's limits and posts it; refusals are failures. */
+export async function postMessage(deps: ActorCallDeps, call: Omit<ActorCall, 'signal' | 'onEvent'>): Promise<Posted> {
+  const { user, message } = call;
   const kind = message.kind === undefined ? call.kind : deps.client.kind(message.kind);
   if (!kind) throw new Error(`${call.kind.kind} addressed a message to the unknown kind '${message.kind}'`);
   const ref = ActorRef.safeParse({ kind: kind.kind, id: message.actorId });
-  if (!ref.success) return failure('bad_request', `invalid actor id for ${kind.kind}`, { issues: ref.error.issues });
+  if (!ref.success) return { ok: false, failure: { code: 'bad_request', message: `invalid actor id for ${kind.kind}`, details: { issues: ref.error.issues } } };
   const actor = ref.data;
-
-  let replyStream: string;
   try {
     deps.client.validate({ actor, type: message.type, payload: message.payload });
     const sent = await deps.limits.enqueueAdmitted(user.id, kind, (lease) =>
       deps.client.send({ actor, ownerId: user.id, type: message.type, payload: message.payload, lease }),
     );
-    replyStream = sent.replyStream;
+    return { ok: true, messageId: sent.messageId, replyStream: sent.replyStream };
   } catch (thrown) {
     if (thrown instanceof RuntimeError) {
-      return failure(thrown.code, thrown.message, thrown.details === undefined ? {} : { issues: thrown.details });
+      return { ok: false, failure: { code: thrown.code, message: thrown.message, details: thrown.details === undefined ? {} : { issues: thrown.details } } };
     }
-    if (thrown instanceof ApiError && thrown.status < 500) return failure(thrown.code, thrown.message, thrown.details);
+    if (thrown instanceof ApiError && thrown.status < 500) return { ok: false, failure: { code: thrown.code, message: thrown.message, details: thrown.details } };
     throw thrown;
   }
+}
+
+export async function callActor(deps: ActorCallDeps, call: ActorCall): Promise<ActorAnswer> {
+  const { signal } = call;
+  const posted = await postMessage(deps, call);
+  if (!posted.ok) return posted;
+  const { replyStream } = posted;
+  const kind = call.message.kind === undefined ? call.kind : deps.client.kind(call.message.kind)!;
+  const actor = { id: call.message.actorId };
 
   let reply: unknown = null;
   for await (const event of deps.client.replies(replyStream, { signal, idleTimeoutMs: deps.replyIdleTimeoutMs ?? DEFAULT_REPLY_IDLE_TIMEOUT_MS })) {
@@ -103,7 +113,7 @@ export async function callActor(deps: ActorCallDeps, call: ActorCall): Promise<A
 }
 
 /** The data of a terminal `error` event, `{ code, message, details }` as the runtime writes it. */
-function failureOf(data: unknown): ActorFailure {
+export function failureOf(data: unknown): ActorFailure {
   const d = (typeof data === 'object' && data !== null ? data : {}) as { code?: unknown; message?: unknown; details?: unknown };
   const details = d.details === undefined || d.details === null ? {} : typeof d.details === 'object' && !Array.isArray(d.details) ? (d.details as Record<string, unknown>) : { issues: d.details };
   return {

@@ -2,8 +2,11 @@
  * The HTTP routes kinds declare in their contracts, mounted generically:
  *
  *   `http`   e.g. GET /formats, POST /games/:id/moves — params, query and JSON body are validated
- *            against the route's schemas and become one message; the reply is the JSON body, and a
- *            failure keeps its code and gets its status.
+ *            against the route's schemas and become one message; the reply is the JSON body (or, for
+ *            a `stream` route such as POST /chat, the reply stream as SSE), and a failure keeps its
+ *            code and gets its status.
+ *   `reads`  e.g. GET /conversations/:id — the owner's view of the committed state, without a turn.
+ *   `cancels` e.g. POST /conversations/:id/cancel — aborts the running turn (its caller gets `cancelled`).
  *   `feeds`  e.g. GET /games/:id/events — SSE of one actor's feed: an optional `snapshot` first, then
  *            every entry meant for everyone or for the caller, resumable with Last-Event-ID.
  */
@@ -12,9 +15,10 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { ActorId } from '../queues/envelope.js';
 import type { ActorClient } from '../actors/runtime/client.js';
-import { RequestError, type ActorMessage, type AnyKind, type FeedRouteContract, type HttpRouteContract } from '../actors/runtime/contract.js';
+import { RuntimeError } from '../actors/runtime/client.js';
+import { RequestError, type ActorKind, type ActorMessage, type AnyKind, type CancelRouteContract, type FeedRouteContract, type HttpRouteContract, type StateRouteContract } from '../actors/runtime/contract.js';
 import type { ReplyEvent } from '../queues/reply-stream.js';
-import { callActor, failureStatus, type ActorCallDeps } from './actor-call.js';
+import { callActor, DEFAULT_REPLY_IDLE_TIMEOUT_MS, failureOf, failureStatus, postMessage, type ActorCallDeps } from './actor-call.js';
 import { ApiError } from './error-response.js';
 import { lastEventIdOf, streamEvents } from './sse.js';
 import type { GatewayState } from './state.js';
@@ -29,7 +33,12 @@ export function httpRouteCatalogue(kinds: AnyKind[]): Array<{ kind: AnyKind; rou
     if (other !== undefined) throw new Error(`${key} is declared by both ${other} and ${kind}`);
     seen.set(key, kind);
   };
-  for (const kind of kinds) for (const feed of kind.feeds ?? []) claim(`GET ${feed.path}`, kind.kind);
+  for (const kind of kinds) {
+    for (const feed of kind.feeds ?? []) claim(`GET ${feed.path}`, kind.kind);
+    if (!kind.stateful) continue;
+    for (const read of kind.reads ?? []) claim(`GET ${read.path}`, kind.kind);
+    for (const cancel of kind.cancels ?? []) claim(`POST ${cancel.path}`, kind.kind);
+  }
   return kinds.flatMap((kind) =>
     (kind.http ?? []).map((route) => {
       claim(`${route.method} ${route.path}`, kind.kind);
@@ -73,7 +82,20 @@ function closeSignal(ctx: Context): AbortSignal {
 }
 
 export interface ContractRoutesDeps extends ActorCallDeps {
-  client: ActorCallDeps['client'] & Pick<ActorClient, 'followFeed' | 'feedPosition'>;
+  client: ActorCallDeps['client'] & Pick<ActorClient, 'followFeed' | 'feedPosition' | 'state' | 'cancel'>;
+}
+
+/** The runtime's refusals (unknown or another user's actor, nothing to cancel) as HTTP errors. */
+function runtimeRefusal(thrown: unknown): never {
+  if (thrown instanceof RuntimeError) {
+    const status = thrown.code === 'not_found' ? 404 : thrown.code === 'conflict' ? 409 : 400;
+    throw new ApiError(status, thrown.code, thrown.message, thrown.details === undefined ? {} : { issues: thrown.details });
+  }
+  throw thrown;
+}
+
+function actorRefOf(kind: AnyKind, actorId: string) {
+  return { kind: kind.kind, id: parsed(z.object({ id: ActorId }), { id: actorId }, 'actor id').id as string };
 }
 
 export function createContractRouter(kinds: AnyKind[], deps: ContractRoutesDeps): Router<GatewayState> {
@@ -86,15 +108,76 @@ export function createContractRouter(kinds: AnyKind[], deps: ContractRoutesDeps)
         query: parsed(schemas.query, ctx.query, 'query'),
         body: route.method === 'POST' ? parsed(schemas.body, ctx.request.body, 'body') : {},
       };
-      const answer = await callActor(deps, { user, kind, message: messageOf(() => route.toMessage(input, { userId: user.id, name: user.name })), signal: closeSignal(ctx) });
+      const message = messageOf(() => route.toMessage(input, { userId: user.id, name: user.name }));
+      if (route.stream) {
+        await streamMessage(ctx, deps, { user, kind, message, omit: new Set(route.stream.omit ?? []) });
+        return;
+      }
+      const answer = await callActor(deps, { user, kind, message, signal: closeSignal(ctx) });
       if (!answer.ok) throw new ApiError(failureStatus(answer.failure.code), answer.failure.code, answer.failure.message, answer.failure.details);
       ctx.body = answer.data;
     };
     if (route.method === 'GET') router.get(route.path, handler);
+    else if (route.method === 'DELETE') router.delete(route.path, handler);
     else router.post(route.path, handler);
   }
-  for (const kind of kinds) for (const feed of kind.feeds ?? []) mountFeed(router, kind, feed, deps);
+  for (const kind of kinds) {
+    for (const feed of kind.feeds ?? []) mountFeed(router, kind, feed, deps);
+    if (!kind.stateful) continue;
+    for (const read of kind.reads ?? []) mountRead(router, kind, read, deps);
+    for (const cancel of kind.cancels ?? []) mountCancel(router, kind, cancel, deps);
+  }
   return router;
+}
+
+/**
+ * Answers with the message's reply stream as SSE (resumable at GET /replies/:messageId, named in
+ * X-Message-Id). The stream opens with the first event, so a message refused at once (an unknown
+ * conversation, a limit) still answers with its JSON error and status.
+ */
+async function streamMessage(
+  ctx: Context & { state: GatewayState },
+  deps: ContractRoutesDeps,
+  call: { user: { id: string; name?: string }; kind: AnyKind; message: ActorMessage; omit: Set<string> },
+) {
+  const posted = await postMessage(deps, call);
+  if (!posted.ok) throw new ApiError(failureStatus(posted.failure.code), posted.failure.code, posted.failure.message, posted.failure.details);
+  ctx.set('X-Message-Id', posted.messageId);
+  const gone = closeSignal(ctx);
+  const events = deps.client.replies(posted.replyStream, { signal: gone, idleTimeoutMs: deps.replyIdleTimeoutMs ?? DEFAULT_REPLY_IDLE_TIMEOUT_MS });
+  const first = await events.next();
+  if (!first.done && first.value.event === 'error') {
+    const failure = failureOf(first.value.data);
+    throw new ApiError(failureStatus(failure.code), failure.code, failure.message, failure.details);
+  }
+  await streamEvents(ctx, async function* () {
+    if (first.done) return;
+    if (!call.omit.has(first.value.event)) yield first.value;
+    for await (const event of events) if (!call.omit.has(event.event)) yield event;
+  });
+}
+
+function mountRead(router: Router<GatewayState>, kind: ActorKind<unknown>, read: StateRouteContract, deps: ContractRoutesDeps) {
+  const params = z.object(read.params).strict();
+  router.get(read.path, async (ctx) => {
+    const user = userOf(ctx);
+    const actor = actorRefOf(kind, read.actorId(parsed(params, ctx.params, 'path')));
+    const state = await deps.client.state(actor, user.id).catch(runtimeRefusal);
+    const view = state == null ? undefined : read.view(state);
+    if (view === undefined) throw new ApiError(404, 'not_found', `${kind.kind} ${actor.id} not found`);
+    ctx.body = view;
+  });
+}
+
+function mountCancel(router: Router<GatewayState>, kind: ActorKind<unknown>, cancel: CancelRouteContract, deps: ContractRoutesDeps) {
+  const params = z.object(cancel.params).strict();
+  router.post(cancel.path, async (ctx) => {
+    const user = userOf(ctx);
+    const actor = actorRefOf(kind, cancel.actorId(parsed(params, ctx.params, 'path')));
+    const { cancelled } = await deps.client.cancel(actor, user.id).catch(runtimeRefusal);
+    ctx.status = 202;
+    ctx.body = { [`${kind.kind}_id`]: actor.id, cancelling: true, messages: cancelled };
+  });
 }
 
 function mountFeed(router: Router<GatewayState>, kind: AnyKind, feed: FeedRouteContract, deps: ContractRoutesDeps) {

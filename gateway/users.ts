@@ -3,10 +3,10 @@
  * in the value returned once to whoever created them; the database holds sha256 hashes (see
  * models/api-key.ts for why that hash is enough).
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { isValidObjectId, Types, type Connection, type Model } from 'mongoose';
 import { z } from 'zod';
-import { apiKeyRecords, type ApiKeyRecord } from '../models/api-key.js';
+import { apiKeyRecords, createApiKey, sha256, type ApiKeyRecord } from '../models/api-key.js';
 import { loginTokenRecords, type LoginTokenRecord } from '../models/login-token.js';
 import { userRecords, type UserRecord } from '../models/user.js';
 import { ApiError } from './error-response.js';
@@ -53,9 +53,7 @@ export const UserName = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/, 'a user name is 1-64 letters, digits and . _ @ - (starting with a letter or digit)')
   .refine((name) => !name.startsWith('trp_'), 'a user name may not start with trp_ (that is how key prefixes look)');
 
-export function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
+export { sha256 };
 
 /** The key prefix of a whole key or of a prefix, or undefined if it is neither. */
 export function keyPrefixOf(text: string): string | undefined {
@@ -164,7 +162,7 @@ export class UserDirectory {
     const cached = this.verified.get(hash);
     if (cached && cached.until > Date.now()) return cached.user;
     const record = await this.apiKeys.findOne({ prefix }).lean().exec();
-    if (!record || record.revokedAt) return undefined;
+    if (!record || record.revokedAt || (record.expiresAt && record.expiresAt.getTime() <= Date.now())) return undefined;
     // Constant-time comparison: the prefix lookup is public, the hash comparison must not leak.
     if (!timingSafeEqual(Buffer.from(record.hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
     const user = await this.users.findById(record.userId).lean().exec();
@@ -221,17 +219,7 @@ export class UserDirectory {
     return { user: toUser(user), apiKey: key };
   }
 
-  private async issueKeyFor(userId: Types.ObjectId, label: string): Promise<IssuedKey> {
-    // 48 random bits of prefix: a collision is unlikely but would only cost a retry.
-    for (let attempt = 0; ; attempt++) {
-      const prefix = `trp_${randomBytes(6).toString('hex')}`;
-      const key = `${prefix}_${randomBytes(32).toString('base64url')}`;
-      try {
-        await this.apiKeys.create({ prefix, hash: sha256(key), userId, label, createdAt: new Date() });
-        return { key, prefix };
-      } catch (error) {
-        if (!isDuplicateKeyError(error) || attempt >= 2) throw error;
-      }
-    }
+  private issueKeyFor(userId: Types.ObjectId, label: string): Promise<IssuedKey> {
+    return createApiKey(this.apiKeys, userId, label);
   }
 }

@@ -6,6 +6,7 @@
  * passwords; a 256-bit random secret cannot be guessed however fast the hash is, so a slow hash would
  * only cost CPU on every authenticated request. A stolen database still yields no usable key.
  */
+import { createHash, randomBytes } from 'node:crypto';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 
 export interface ApiKeyRecord {
@@ -19,6 +20,8 @@ export interface ApiKeyRecord {
   label: string;
   createdAt: Date;
   revokedAt?: Date;
+  /** A delegated key (an agent acting for its user) stops working at this time and is then swept. */
+  expiresAt?: Date;
 }
 
 const schema = new Schema<ApiKeyRecord>(
@@ -29,11 +32,39 @@ const schema = new Schema<ApiKeyRecord>(
     label: { type: String, required: true },
     createdAt: { type: Date, required: true, default: () => new Date() },
     revokedAt: { type: Date },
+    expiresAt: { type: Date },
   },
   { collection: 'api_keys', versionKey: false },
 );
 schema.index({ prefix: 1 }, { unique: true });
 schema.index({ userId: 1 });
+schema.index({ expiresAt: 1 }, { expireAfterSeconds: 0, sparse: true });
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+const isDuplicateKey = (error: unknown) => typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
+
+/** Creates a key for `userId` and returns it in plaintext, the only time it exists; only its hash is stored. */
+export async function createApiKey(
+  records: Model<ApiKeyRecord>,
+  userId: Types.ObjectId,
+  label: string,
+  expiresAt?: Date,
+): Promise<{ key: string; prefix: string }> {
+  // 48 random bits of prefix: a collision is unlikely but would only cost a retry.
+  for (let attempt = 0; ; attempt++) {
+    const prefix = `trp_${randomBytes(6).toString('hex')}`;
+    const key = `${prefix}_${randomBytes(32).toString('base64url')}`;
+    try {
+      await records.create({ prefix, hash: sha256(key), userId, label, createdAt: new Date(), ...(expiresAt ? { expiresAt } : {}) });
+      return { key, prefix };
+    } catch (error) {
+      if (!isDuplicateKey(error) || attempt >= 2) throw error;
+    }
+  }
+}
 
 export function apiKeyRecords(connection: Connection): Model<ApiKeyRecord> {
   return (connection.models.ApiKey as Model<ApiKeyRecord> | undefined) ?? connection.model<ApiKeyRecord>('ApiKey', schema);

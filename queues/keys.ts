@@ -76,6 +76,14 @@ export class RedisNames {
   rateLimits() {
     return `${this.prefix}:rate`;
   }
+  /** When the owner last cancelled the actor's turns (ms): messages created before it are not applied. */
+  cancelled(ref: ActorRef) {
+    return `${this.prefix}:cancelled:${ref.kind}:${ref.id}`;
+  }
+  /** Pub/sub channel every worker hears: cancel the running turn of an actor (see TurnCancels). */
+  cancelChannel() {
+    return `${this.prefix}:cancel`;
+  }
   /** Pub/sub channel relaying legacy MCP SSE messages to the gateway holding the session. */
   mcpSession(sessionId: string) {
     return `${this.prefix}:mcp-sse:${sessionId}`;

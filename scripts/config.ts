@@ -110,6 +110,16 @@ export const configSchema = z
     DEFAULT_CONCURRENT_TURNS: positiveInteger().default(20),
     LEASE_TTL_SECONDS: positiveInteger().default(600),
     KIND_LIMITS: kindLimitsVariable().optional(),
+    GATEWAY_URL: z.url({ protocol: /^https?$/, error: 'an http:// or https:// URL of a gateway (e.g. http://gateway:8080)' }).optional(),
+    COACH_MCP_URL: z.url({ protocol: /^https?$/, error: 'an http:// or https:// URL of an MCP server (e.g. https://mcp.example.com/mcp)' }).optional(),
+    COACH_MCP_HEADER: z
+      .string()
+      .regex(/^[A-Za-z0-9-]{1,100}:\s*\S.*$/, { error: 'a header as "Name: value" (e.g. "Authorization: Bearer abc")' })
+      .transform((text) => {
+        const at = text.indexOf(':');
+        return { name: text.slice(0, at), value: text.slice(at + 1).trim() };
+      })
+      .optional(),
     ...llmEnvSchema.shape,
   })
   .transform((env, ctx) => ({
@@ -136,6 +146,11 @@ export const configSchema = z
       kinds: env.KIND_LIMITS ?? {},
       leaseTtlMs: env.LEASE_TTL_SECONDS * 1000,
     },
+    /**
+     * Where agents call MCP tools: COACH_MCP_URL (with COACH_MCP_HEADER), or troupe's own /mcp at
+     * GATEWAY_URL (default: this machine's PORT; `troupe start` uses its own gateway).
+     */
+    agents: { mcpUrl: env.COACH_MCP_URL, mcpHeader: env.COACH_MCP_HEADER, gatewayUrl: env.GATEWAY_URL ?? `http://127.0.0.1:${env.PORT === 0 ? 8080 : env.PORT}` },
     /** LLM_PROVIDER and friends: the one language-model configuration agents and tools share. */
     llm: llmConfigFromEnv(env, ctx),
   }));
@@ -143,9 +158,9 @@ export const configSchema = z
 export type Config = z.output<typeof configSchema>;
 export type ConfigVariable = keyof z.input<typeof configSchema>;
 
-const SECRET_BEARING: ReadonlySet<string> = new Set(['REDIS_URL', 'MONGODB_URI', ...LLM_URL_VARIABLES]);
+const SECRET_BEARING: ReadonlySet<string> = new Set(['REDIS_URL', 'MONGODB_URI', 'GATEWAY_URL', 'COACH_MCP_URL', ...LLM_URL_VARIABLES]);
 /** Variables that are secrets as a whole: never echoed, even when invalid. */
-const SECRET: ReadonlySet<string> = new Set(['METRICS_TOKEN', ...LLM_SECRET_VARIABLES]);
+const SECRET: ReadonlySet<string> = new Set(['METRICS_TOKEN', 'COACH_MCP_HEADER', ...LLM_SECRET_VARIABLES]);
 
 export interface ConfigProblem {
   variable: string;

@@ -11,7 +11,7 @@ import { createLogger } from './logger.js';
 import { ShutdownSequence } from './shutdown-sequence.js';
 import { onShutdownSignal } from './shutdown-signal.js';
 import { serveGateway } from './serve-gateway.js';
-import { createNarrator } from '../actors/llm/narrator.js';
+import { agentResources } from './agent-resources.js';
 
 /**
  * `troupe start`: logger -> Redis -> Mongo (+ the MTG dataset on first start) -> workers for every kind -> gateway (HTTP + MCP). Resolves with the exit code once a
@@ -44,10 +44,14 @@ export async function runStart(config: Config, kinds: AnyKind[]): Promise<number
     throwIfSignalled(signalled);
 
     const names = new RedisNames(config.redis.prefix);
-    const workers = await startWorkers({ redisUrl: redis.url, mongo: mongo.connection, kinds, narrator: createNarrator(config.llm), logger: logger.child({ component: 'worker' }), names });
+    // Agents call this process's own gateway, whose URL is known once it listens (PORT may be 0).
+    let gatewayUrl: string | undefined;
+    const agents = agentResources(config, mongo.connection, () => gatewayUrl);
+    const workers = await startWorkers({ redisUrl: redis.url, mongo: mongo.connection, kinds, ...agents, logger: logger.child({ component: 'worker' }), names });
     shutdown.add('workers', () => workers.close());
     const gateway = await serveGateway({ config, logger, redis: redis.client, redisUrl: redis.url, mongo: mongo.connection, kinds, names });
     shutdown.add('gateway', () => gateway.close());
+    gatewayUrl = gateway.url;
 
     logger.info(
       { healthz: `${gateway.url}/healthz`, readyz: `${gateway.url}/readyz`, mcp: `${gateway.url}/mcp` },

@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import { createLogger } from './logger.js';
 import { ShutdownSequence } from './shutdown-sequence.js';
 import { onShutdownSignal } from './shutdown-signal.js';
-import { createNarrator } from '../actors/llm/narrator.js';
+import { agentResources } from './agent-resources.js';
 
 export const LOCAL_REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -32,7 +32,7 @@ export async function runWorker(config: Config, kinds: AnyKind[]): Promise<numbe
   const mongo = await connectMongo({ uri, dbName: config.mongo.dbName, embedded: config.mongo.embedded, logger: logger.child({ component: 'mongo' }) });
   shutdown.add('mongo', () => mongo.stop());
   try {
-    const workers = await startWorkers({ redisUrl: config.redis.url ?? LOCAL_REDIS_URL, mongo: mongo.connection, kinds, narrator: createNarrator(config.llm), logger: logger.child({ component: 'worker' }), names: new RedisNames(config.redis.prefix) });
+    const workers = await startWorkers({ redisUrl: config.redis.url ?? LOCAL_REDIS_URL, mongo: mongo.connection, kinds, ...agentResources(config, mongo.connection), logger: logger.child({ component: 'worker' }), names: new RedisNames(config.redis.prefix) });
     shutdown.add('workers', () => workers.close());
   } catch (error) {
     await shutdown.run(logger);

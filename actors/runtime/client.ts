@@ -13,6 +13,7 @@ import { Mailboxes } from '../../queues/mailbox.js';
 import { readAll, REPLY_STREAM_TTL_SECONDS, type ReplyEvent } from '../../queues/reply-stream.js';
 import { ReplyReader } from '../../queues/reply-reader.js';
 import { ReplyNotifications } from '../../queues/reply-notifications.js';
+import { cancelTurns } from '../../queues/turn-cancels.js';
 import { actorRecords, type ActorRecord } from '../../models/actor-record.js';
 import type { AnyKind } from './contract.js';
 import type { FeedData } from './turn.js';
@@ -142,6 +143,20 @@ export class ActorClient {
     const rec = await this.actors.findOne({ _id: refKey(actor) }, { ownerId: 1, state: 1 }).lean().exec();
     if (!rec || rec.ownerId !== ownerId) throw new RuntimeError('not_found', `${actor.kind} ${actor.id} not found`);
     return rec.state;
+  }
+
+  /**
+   * Cancels the owner's running turn of `actor` and the messages queued before now (their callers get
+   * `cancelled`). 404 for another user's actor; 409 when nothing is running or queued.
+   */
+  async cancel(actor: ActorRef, ownerId: string): Promise<{ cancelled: number }> {
+    const kind = this.kindsByName.get(actor.kind);
+    if (!kind?.stateful || !kind.cancels?.length) throw new RuntimeError('bad_request', `${actor.kind} turns cannot be cancelled`);
+    if ((await this.ownerOf(actor)) !== ownerId) throw new RuntimeError('not_found', `${actor.kind} ${actor.id} not found`);
+    const pending = await this.mailboxes.pending(actor);
+    if (pending === 0) throw new RuntimeError('conflict', `${actor.kind} ${actor.id} has no turn running or queued`);
+    await cancelTurns(this.redis, this.names, actor);
+    return { cancelled: pending };
   }
 
   async send(input: SendInput): Promise<Sent> {

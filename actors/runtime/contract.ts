@@ -2,6 +2,7 @@
  * What an actor kind declares: its messages (zod), its pure turn handler, its limits, and the MCP tools
  * through which it is reached. The gateway mounts these generically; adding a kind adds a folder.
  */
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { Connection } from 'mongoose';
 import type { z } from 'zod';
 import type { Narrator } from '../llm/narration.js';
@@ -39,9 +40,11 @@ export interface TurnContext {
    * /actors/:kind/:id/events or a kind's feed route), or only for the user `to`.
    */
   publish(event: string, data: unknown, options?: { to?: string }): void;
-  /** Aborted when the worker shuts down; a long turn should stop and throw. */
+  /** Aborted when the worker shuts down, the turn overruns its time, or (cancellable kinds) the user cancels it; a long turn should stop and throw. */
   readonly signal: AbortSignal;
   readonly logger: Logger;
+  /** What the worker lends handlers: MongoDB, the language model, MCP access. */
+  readonly resources: ActorResources;
 }
 
 export type DoubleTexting = 'enqueue' | 'reject';
@@ -75,6 +78,8 @@ export interface ToolContract<I extends z.ZodRawShape = z.ZodRawShape> {
   input: I;
   /** zod shape of structuredContent; the reply data is validated against it. */
   output?: z.ZodRawShape;
+  /** The text copy in `content` (default: the reply as JSON), e.g. an agent's answer in prose. */
+  text?(reply: unknown): string;
   /** Which actor receives the call, and with which message. */
   toMessage(args: z.infer<z.ZodObject<I>>, caller: Caller): ActorMessage;
 }
@@ -84,7 +89,7 @@ export interface ToolContract<I extends z.ZodRawShape = z.ZodRawShape> {
  * @koa/router path (`/games/:id/moves`); params, query and body are validated against their shapes.
  */
 export interface HttpRouteContract {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   description: string;
   params?: z.ZodRawShape;
@@ -93,6 +98,36 @@ export interface HttpRouteContract {
   /** A JSON object body (POST). */
   body?: z.ZodRawShape;
   toMessage(input: { params: Record<string, unknown>; query: Record<string, unknown>; body: Record<string, unknown> }, caller: Caller): ActorMessage;
+  /**
+   * Answer as SSE: the message's reply stream (partial events, then `done` or `error`), without the
+   * events named in `omit` (e.g. `reply`, when the partial events already carry the answer). A failure
+   * before the first event still answers as a JSON error with its status.
+   */
+  stream?: { omit?: string[] };
+}
+
+/**
+ * A GET route answered from an actor's committed state, without a turn (so it answers at once even
+ * while a long turn runs). Only the owner reads; `view` shapes what they see, or returns undefined
+ * for "not found" (e.g. a deleted conversation).
+ */
+export interface StateRouteContract {
+  path: string;
+  description: string;
+  params: z.ZodRawShape;
+  actorId(params: Record<string, unknown>): string;
+  view(state: unknown): unknown;
+}
+
+/**
+ * A POST route that cancels an actor's running turn and the messages queued before it (the stop
+ * button): the turn's `ctx.signal` aborts and its caller gets an `error` event with code `cancelled`.
+ */
+export interface CancelRouteContract {
+  path: string;
+  description: string;
+  params: z.ZodRawShape;
+  actorId(params: Record<string, unknown>): string;
 }
 
 /**
@@ -130,6 +165,10 @@ export interface ActorKind<S = unknown> extends KindBase {
   doubleTexting?: DoubleTexting;
   /** A turn running longer is abandoned: `ctx.signal` aborts and the caller gets `turn_timeout`. Default 10 minutes. */
   turnTimeoutMs?: number;
+  /** Routes that cancel a running turn (see CancelRouteContract); a kind with one is cancellable. */
+  cancels?: CancelRouteContract[];
+  /** Routes answered from the committed state (see StateRouteContract). */
+  reads?: StateRouteContract[];
   /**
    * `owner` (default): only the user whose message created the actor may message it; others get 404.
    * `shared`: any user may (a game others join by id); the handler decides what each may do and see,
@@ -159,6 +198,18 @@ export interface ActorResources {
   mongo: Connection;
   /** Explains computed results in prose: the configured language model, or the offline narrator. */
   narrator: Narrator;
+  /** The configured chat model (LLM_PROVIDER), or null when offline. Agents share it with the tools. */
+  chatModel: BaseChatModel | null;
+  /** The MCP server agents call tools on, with credentials of the user they act for. */
+  mcp: McpEndpoint;
+}
+
+/** An MCP server an agent calls tools on, on behalf of a user (so that user's limits apply). */
+export interface McpEndpoint {
+  /** The streamable-HTTP URL, or undefined when none is known (no gateway and no URL configured). */
+  url(): string | undefined;
+  /** The headers that authenticate a call as `userId`. */
+  headersFor(userId: string): Promise<Record<string, string>>;
 }
 
 export interface ServiceContext {

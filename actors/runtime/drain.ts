@@ -21,8 +21,9 @@ import type { RedisNames } from '../../queues/keys.js';
 import type { MailboxEntry, Mailboxes, Wakeable } from '../../queues/mailbox.js';
 import type { DrainWakeups } from '../../queues/drain-wakeups.js';
 import type { ActorRecord, ActorStore, OutboxItem, StoredEvent } from '../../models/actor-record.js';
-import type { ActorKind, Logger } from './contract.js';
-import { errorEvent, runTurn, TurnAborted } from './turn.js';
+import type { TurnCancels } from '../../queues/turn-cancels.js';
+import type { ActorKind, ActorResources, Logger } from './contract.js';
+import { cancelledEvent, errorEvent, runTurn, TurnAborted, type TurnOutcome } from './turn.js';
 import { APPLIED_TTL_SECONDS, type Effects } from './effects.js';
 import type { Resident, ResidentActors } from './residents.js';
 
@@ -33,6 +34,10 @@ export interface DrainDeps {
   store: ActorStore;
   effects: Effects;
   logger: Logger;
+  /** What handlers are lent (MongoDB, the language model, MCP access). */
+  resources: ActorResources;
+  /** Cancels of running turns, for kinds that declare cancel routes. */
+  cancels?: TurnCancels;
   /** Aborts a running turn (shutdown grace period over). */
   signal: AbortSignal;
   /** Set when the worker is stopping: finish the current turn, start no other. */
@@ -133,19 +138,24 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
         firstTime = true;
         const replyStream = env.replyStream;
         try {
-          const outcome = await runTurn({
-            kind,
-            ref,
-            state,
-            ownerId,
-            env,
-            emit: (event, data) => {
-              if (replyStream) effects.emit(replyStream, event, data, env!.notify);
-            },
-            feedStream: deps.names.feed(ref),
-            signal: deps.signal,
-            logger,
-          });
+          const turnEnv = env;
+          const outcome = await cancellableTurn(kind, ref, turnEnv, state, deps, (cancel) =>
+            runTurn({
+              kind,
+              ref,
+              state,
+              ownerId,
+              env: turnEnv,
+              emit: (event, data) => {
+                if (replyStream) effects.emit(replyStream, event, data, turnEnv.notify);
+              },
+              feedStream: deps.names.feed(ref),
+              signal: deps.signal,
+              cancel,
+              logger,
+              resources: deps.resources,
+            }),
+          );
           next = outcome.state;
           final = outcome.final;
           outbox.push(...outcome.effects);
@@ -205,6 +215,29 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
     deps.residents?.remember(_id, { epoch, appliedSeq, state, ownerId });
   }
   return 'drained';
+}
+
+/**
+ * Runs a turn that its owner may cancel (kinds with cancel routes): a message created before the last
+ * cancel is refused without running; a running one is aborted when a cancel arrives.
+ */
+async function cancellableTurn(
+  kind: ActorKind<unknown>,
+  ref: ActorRef,
+  env: Envelope,
+  state: unknown,
+  deps: DrainDeps,
+  run: (cancel: AbortSignal | undefined) => Promise<TurnOutcome>,
+): Promise<TurnOutcome> {
+  if (!deps.cancels || !kind.cancels?.length) return run(undefined);
+  const cancelledAt = await deps.cancels.cancelledAt(ref);
+  if (cancelledAt !== undefined && env.createdAt <= cancelledAt) return { state, final: [cancelledEvent()], effects: [] };
+  const turn = deps.cancels.track(ref, env.createdAt);
+  try {
+    return await run(turn.signal);
+  } finally {
+    turn.done();
+  }
 }
 
 /** Takes the fence and completes the last committed turn's effects if a crash cut them short. */

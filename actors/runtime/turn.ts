@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { envelope, type ActorRef, type Envelope } from '../../queues/envelope.js';
 import type { OutboxItem, StoredEvent } from '../../models/actor-record.js';
-import { RequestError, type ActorKind, type Logger, type TurnContext } from './contract.js';
+import { RequestError, type ActorKind, type ActorResources, type Logger, type TurnContext } from './contract.js';
 
 export interface TurnOutcome {
   state: unknown;
@@ -28,7 +28,10 @@ export interface TurnInput {
   /** The actor's feed stream (what `ctx.publish` appends to after the commit). */
   feedStream: string;
   signal: AbortSignal;
+  /** Aborts when the owner cancels this turn (cancellable kinds): the caller gets `cancelled`. */
+  cancel?: AbortSignal;
   logger: Logger;
+  resources: ActorResources;
   now?: number;
 }
 
@@ -42,8 +45,12 @@ export class TurnAborted extends Error {}
 
 export const DEFAULT_TURN_TIMEOUT_MS = 10 * 60 * 1000;
 const TIMED_OUT = Symbol('turn timed out');
+const CANCELLED = Symbol('turn cancelled');
 
 export const errorEvent = (code: string, message: string, details?: unknown): StoredEvent => ({ e: 'error', d: { code, message, details: details ?? null } });
+
+/** The answer to a cancelled message: nothing of it was applied. */
+export const cancelledEvent = (): StoredEvent => errorEvent('cancelled', 'the turn was cancelled; nothing of it was applied');
 
 export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
   const { kind, ref, env } = input;
@@ -67,6 +74,15 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
   let over = false;
   const onShutdown = () => turn.abort(input.signal.reason);
   input.signal.addEventListener('abort', onShutdown, { once: true });
+  let onCancel: (() => void) | undefined;
+  const cancelled = new Promise<typeof CANCELLED>((resolve) => {
+    onCancel = () => {
+      turn.abort(input.cancel!.reason);
+      resolve(CANCELLED);
+    };
+    if (input.cancel?.aborted) onCancel();
+    else input.cancel?.addEventListener('abort', onCancel, { once: true });
+  });
   const ctx: TurnContext = {
     actor: ref,
     ownerId: env.ownerId,
@@ -88,6 +104,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     },
     signal: turn.signal,
     logger: input.logger,
+    resources: input.resources,
   };
   // No state yet (undefined, or null as stored): the actor's first successful turn starts from its initial state.
   const before = input.state == null ? kind.initialState(ref, env.ownerId) : input.state;
@@ -101,7 +118,9 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     const result = await Promise.race([
       Promise.resolve(kind.handle(structuredClone(before), { messageId: env.messageId, type: env.type, payload: parsed.data, ownerId: env.ownerId, createdAt: env.createdAt }, ctx)),
       overrun,
+      cancelled,
     ]);
+    if (result === CANCELLED) return unchanged(cancelledEvent());
     if (result === TIMED_OUT) {
       turn.abort(TIMED_OUT);
       input.logger.warn({ actor: ref, messageId: env.messageId, timeoutMs }, 'turn overran its time; abandoned, state unchanged');
@@ -110,6 +129,8 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     state = result;
   } catch (err) {
     if (input.signal.aborted) throw new TurnAborted('worker shutting down');
+    // The handler may notice the abort before the race does: a cancel wins either way.
+    if (input.cancel?.aborted) return unchanged(cancelledEvent());
     if (err instanceof RequestError) return unchanged(errorEvent(err.code, err.message, err.details));
     input.logger.warn({ err, actor: ref, messageId: env.messageId }, 'turn failed; state unchanged');
     return unchanged(errorEvent('turn_failed', err instanceof Error ? err.message : String(err)));
@@ -117,6 +138,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     over = true;
     clearTimeout(timer);
     input.signal.removeEventListener('abort', onShutdown);
+    if (onCancel) input.cancel?.removeEventListener('abort', onCancel);
   }
   return { state, final: [{ e: 'reply', d: replyData }, { e: 'done', d: { messageId: env.messageId } }], effects };
 }

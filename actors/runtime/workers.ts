@@ -14,9 +14,11 @@ import { RedisNames } from '../../queues/keys.js';
 import { Mailboxes } from '../../queues/mailbox.js';
 import { publishAll } from '../../queues/reply-stream.js';
 import { actorRecords, ActorStore } from '../../models/actor-record.js';
-import { RequestError, type ActorKind, type ActorResources, type AnyKind, type Logger, type ServiceKind } from './contract.js';
+import { RequestError, type ActorKind, type ActorResources, type AnyKind, type Logger, type McpEndpoint, type ServiceKind } from './contract.js';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { Narrator } from '../llm/narration.js';
 import { offlineNarrator } from '../llm/offline-narrator.js';
+import { TurnCancels } from '../../queues/turn-cancels.js';
 import { Batches } from './batches.js';
 import { drainActor } from './drain.js';
 import { ResidentActors } from './residents.js';
@@ -34,6 +36,10 @@ export interface WorkerOptions {
   names?: RedisNames;
   /** The language model handlers explain results with (LLM_PROVIDER); default: the offline narrator. */
   narrator?: Narrator;
+  /** The chat model agents reason with (LLM_PROVIDER); default: none (offline). */
+  chatModel?: BaseChatModel | null;
+  /** Where agents call MCP tools; default: nowhere (tool calls fail with a clear error). */
+  mcp?: McpEndpoint;
   /** Concurrent drains per actor kind in this process. */
   actorConcurrency?: number;
   /** How long an emptied drain waits for the next message (default DRAIN_LINGER_MS; 0: never). */
@@ -45,6 +51,8 @@ export interface RunningWorkers {
   kinds: string[];
   close(): Promise<void>;
 }
+
+const NO_MCP_ENDPOINT: McpEndpoint = { url: () => undefined, headersFor: async () => ({}) };
 
 const bullConnection = (url: string) => new Redis(url, { maxRetriesPerRequest: null });
 
@@ -61,6 +69,13 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   const store = new ActorStore(actorRecords(options.mongo));
   const residents = new ResidentActors();
   const wakeups = new DrainWakeups(options.redisUrl, names.drainWake(id));
+  const cancels = kinds.some((k) => k.stateful && k.cancels?.length) ? new TurnCancels(options.redisUrl, redis, names) : undefined;
+  const resources: ActorResources = {
+    mongo: options.mongo,
+    narrator: options.narrator ?? offlineNarrator(),
+    chatModel: options.chatModel ?? null,
+    mcp: options.mcp ?? NO_MCP_ENDPOINT,
+  };
   /** Drains running per kind: a drain may linger only while the kind has a free slot for other actors. */
   const running = new Map<string, number>();
   // Stopping: no new turns. Abort: in-flight turns are told to stop (after the grace period).
@@ -98,7 +113,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
           running.set(kind.kind, (running.get(kind.kind) ?? 0) + 1);
           let result;
           try {
-            result = await drainActor(actorKind, ref, { redis, names, mailboxes, store, effects, logger, residents, linger, signal: shutdown.signal, stopping: stopping.signal });
+            result = await drainActor(actorKind, ref, { redis, names, mailboxes, store, effects, logger, resources, cancels, residents, linger, signal: shutdown.signal, stopping: stopping.signal });
           } finally {
             running.set(kind.kind, (running.get(kind.kind) ?? 1) - 1);
           }
@@ -113,7 +128,6 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     } else {
       const service = kind as ServiceKind;
       const effects = new Effects(redis, mailboxes, scheduleQueue, batches, names);
-      const resources: ActorResources = { mongo: options.mongo, narrator: options.narrator ?? offlineNarrator() };
       const worker = new Worker(names.serviceQueue(kind.kind), (job: Job) => runService(service, job, { effects, redis, logger, resources, signal: shutdown.signal }), {
         ...workerOptions(),
         concurrency: service.concurrency ?? settings.DEFAULT_SERVICE_CONCURRENCY,
@@ -153,6 +167,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
         await scheduleQueue.close();
         await mailboxes.close();
         await wakeups.close();
+        await cancels?.close();
         await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
         logger.info({ workerId: id }, 'workers stopped');
       })();

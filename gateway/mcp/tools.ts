@@ -89,7 +89,8 @@ function successResult(tool: CatalogueTool, data: unknown, logger: Logger): Call
     logger.error({ tool: tool.contract.name, issues: parsed.error.issues }, 'actor reply does not match the tool output schema');
     return failureResult({ code: 'invalid_reply', message: `${tool.kind.kind} answered ${tool.contract.name} with data that does not match its output schema`, details: {} });
   }
-  return { structuredContent: parsed.data, content: [{ type: 'text', text: JSON.stringify(parsed.data) }] };
+  const text = tool.contract.text ? tool.contract.text(parsed.data) : JSON.stringify(parsed.data);
+  return { structuredContent: parsed.data, content: [{ type: 'text', text }] };
 }
 
 /** A tool error: readable text for the model, the structured failure in `_meta` for programs. */

@@ -13,6 +13,7 @@ import { RedisNames } from '../../queues/keys.js';
 import { Batches } from '../../actors/runtime/batches.js';
 import { Effects } from '../../actors/runtime/effects.js';
 import type { DrainDeps } from '../../actors/runtime/drain.js';
+import { offlineNarrator } from '../../actors/llm/offline-narrator.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silent = { info() {}, warn() {}, error() {}, debug() {} };
@@ -46,6 +47,7 @@ export async function drainFixture(name: string): Promise<DrainFixture> {
       store: new ActorStore(actorRecords(conn)),
       effects: new Effects(redis, mailboxes, schedule, new Batches(conn, redis, names), names),
       logger: silent,
+      resources: { mongo: conn, narrator: offlineNarrator(), chatModel: null, mcp: { url: () => undefined, headersFor: async () => ({}) } },
       signal: new AbortController().signal,
       ...extra,
     }),

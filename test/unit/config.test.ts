@@ -25,9 +25,17 @@ describe('loadConfig', () => {
         kinds: {},
         leaseTtlMs: 600_000,
       },
+      agents: { mcpUrl: undefined, mcpHeader: undefined, gatewayUrl: 'http://127.0.0.1:8080' },
       llm: { provider: 'offline' },
     };
     expect(loadConfig({})).to.deep.equal(expected);
+  });
+
+  it('reads where agents call MCP tools, and never echoes the header', () => {
+    const config = loadConfig({ COACH_MCP_URL: 'https://mcp.example.com/mcp', COACH_MCP_HEADER: 'Authorization: Bearer s3cret', GATEWAY_URL: 'http://gateway:8080' });
+    expect(config.agents).to.deep.equal({ mcpUrl: 'https://mcp.example.com/mcp', mcpHeader: { name: 'Authorization', value: 'Bearer s3cret' }, gatewayUrl: 'http://gateway:8080' });
+    const error = configError({ COACH_MCP_HEADER: 'no colon s3cret', COACH_MCP_URL: 'ftp://x' });
+    expect(error.message).to.include('COACH_MCP_HEADER').and.include('COACH_MCP_URL').and.not.include('s3cret');
   });
 
   it('reads every variable', () => {
@@ -54,8 +62,12 @@ describe('loadConfig', () => {
       LLM_PROVIDER: 'anthropic',
       LARGE_LANGUAGE_MODEL: 'claude-sonnet-4-5',
       ANTHROPIC_API_KEY: 'sk-ant-test-key',
+      GATEWAY_URL: 'http://gateway:8080',
+      COACH_MCP_URL: 'https://mcp.example.com/mcp',
+      COACH_MCP_HEADER: 'X-Api-Key: k',
     });
     expect(config).to.deep.equal({
+      agents: { mcpUrl: 'https://mcp.example.com/mcp', mcpHeader: { name: 'X-Api-Key', value: 'k' }, gatewayUrl: 'http://gateway:8080' },
       nodeEnv: 'production',
       http: { host: '0.0.0.0', port: 3000 },
       redis: { url: 'redis://:secret@redis.internal:6380/2', prefix: 'prod-eu' },

@@ -1,0 +1,20 @@
+import type { Connection } from 'mongoose';
+import { createChatModel } from '../actors/llm/chat-model.js';
+import { createNarrator } from '../actors/llm/narrator.js';
+import { mcpEndpoint } from '../actors/mcp/delegated-endpoint.js';
+import type { WorkerOptions } from '../actors/runtime/workers.js';
+import type { Config } from './config.js';
+
+/**
+ * What workers lend agents and tools: the configured language model (as narrator and as chat model)
+ * and the MCP server agents call tools on. `gatewayUrl` says where this process's own gateway listens
+ * (`troupe start`), known only once it does; a worker alone uses GATEWAY_URL.
+ */
+export function agentResources(config: Config, mongo: Connection, gatewayUrl: () => string | undefined = () => config.agents.gatewayUrl): Pick<WorkerOptions, 'narrator' | 'chatModel' | 'mcp'> {
+  const { mcpUrl, mcpHeader } = config.agents;
+  return {
+    narrator: createNarrator(config.llm),
+    chatModel: createChatModel(config.llm),
+    mcp: mcpEndpoint(mongo, mcpUrl ? { own: false, url: mcpUrl, header: mcpHeader } : { own: true, gatewayUrl }),
+  };
+}
