@@ -7,8 +7,9 @@ import { echoKind } from './echo/kind.js';
 import { gameKind } from './game/kind.js';
 import { gameLobbyKind } from './game/lobby.js';
 import { metaKind } from './meta/kind.js';
+import { conversationKind, conversationListKind } from './conversation/kind.js';
 
-export const kinds: AnyKind[] = [echoKind, metaKind, gameKind, gameLobbyKind];
+export const kinds: AnyKind[] = [echoKind, metaKind, gameKind, gameLobbyKind, conversationKind as AnyKind, conversationListKind];
 
 /** The kinds named in `--kinds a,b` (all when absent); unknown names are an error that lists the valid ones. */
 export function selectKinds(all: AnyKind[], names?: string[]): AnyKind[] {

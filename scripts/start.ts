@@ -45,13 +45,13 @@ export async function runStart(config: Config, kinds: AnyKind[]): Promise<number
 
     const names = new RedisNames(config.redis.prefix);
     // Agents call this process's own gateway, whose URL is known once it listens (PORT may be 0).
-    let gatewayUrl: string | undefined;
-    const agents = agentResources(config, mongo.connection, () => gatewayUrl);
+    const ownGateway: { url?: string } = {};
+    const agents = agentResources(config, mongo.connection, () => ownGateway.url);
     const workers = await startWorkers({ redisUrl: redis.url, mongo: mongo.connection, kinds, ...agents, logger: logger.child({ component: 'worker' }), names });
     shutdown.add('workers', () => workers.close());
     const gateway = await serveGateway({ config, logger, redis: redis.client, redisUrl: redis.url, mongo: mongo.connection, kinds, names });
     shutdown.add('gateway', () => gateway.close());
-    gatewayUrl = gateway.url;
+    ownGateway.url = gateway.url;
 
     logger.info(
       { healthz: `${gateway.url}/healthz`, readyz: `${gateway.url}/readyz`, mcp: `${gateway.url}/mcp` },
