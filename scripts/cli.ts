@@ -230,6 +230,22 @@ bench
   );
 
 bench
+  .command('chat')
+  .description('p50/p95 latency of deck-coach chat turns (SSE) on a running troupe: a meta question and a coaching question')
+  .option('--turns <n>', 'timed turns per question', countOption, 40)
+  .action((options: { turns: number }) =>
+    exitWith(async () => {
+      const config = loadConfig();
+      const [{ createLogger }, { runChatBench }] = await Promise.all([import('./logger.js'), import('./bench/chat.js')]);
+      const logger = createLogger({ ...config.log, fd: 2 });
+      const result = await runChatBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, turns: options.turns });
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      // The targets are reported, not asserted.
+      return 0;
+    })(),
+  );
+
+bench
   .command('engine')
   .description('Dominion engine games/s (BMU mirror, one core), Smithy-BM vs BMU record, solo turns to 4 Provinces')
   .option('--games <n>', 'timed BMU-mirror games', countOption, 50_000)

@@ -14,6 +14,18 @@ import { conversationSummary, initialConversation, uiState, type ConversationSta
 import { workflowsWith } from './workflows.js';
 
 const LIST_LIMIT = 100;
+/** Formats change only when data loads: a worker asks MongoDB at most this often. */
+const FORMATS_TTL_MS = 60_000;
+const formatsCache = new WeakMap<object, { formats: Promise<string[]>; until: number }>();
+
+function formatsWithData(ctx: TurnContext): Promise<string[]> {
+  const cached = formatsCache.get(ctx.resources.mongo);
+  if (cached && cached.until > Date.now()) return cached.formats;
+  const formats = new MetaQueries(ctx.resources.mongo).formats();
+  formatsCache.set(ctx.resources.mongo, { formats, until: Date.now() + FORMATS_TTL_MS });
+  formats.catch(() => formatsCache.delete(ctx.resources.mongo));
+  return formats;
+}
 
 export const conversationKind: ActorKind<ConversationState> = {
   kind: CONVERSATION_KIND,
@@ -57,7 +69,7 @@ async function welcome(state: ConversationState, ctx: TurnContext): Promise<Conv
       (connected) => ({ tools: connected.catalog, problem: undefined }),
       (error: unknown) => ({ tools: [], problem: error instanceof McpUnavailable ? error.message : reasonOf(error) }),
     ),
-    new MetaQueries(ctx.resources.mongo).formats(),
+    formatsWithData(ctx),
   ]);
   const info: WelcomeInfo = { tool_catalog: catalog.tools, available_formats: formats, workflows: workflowsWith(catalog.tools) };
   const fallback = welcomeText(info, catalog.problem);
@@ -79,7 +91,7 @@ async function welcome(state: ConversationState, ctx: TurnContext): Promise<Conv
 async function chat(state: ConversationState, payload: ChatPayload, messageId: string, ctx: TurnContext): Promise<ConversationState> {
   if (state.deleted || (!exists(state) && !payload.create)) throw notFound(state);
   const started = performance.now();
-  const formats = state.welcome?.available_formats.length ? state.welcome.available_formats : await new MetaQueries(ctx.resources.mongo).formats();
+  const formats = await formatsWithData(ctx);
   const conversation = withContext(exists(state) ? state : { ...state, created_at: new Date().toISOString() }, payload, formats);
   ctx.emit('metadata', { conversation_id: conversation.conversation_id, message_id: messageId, format: conversation.format, archetype: conversation.archetype, new: !exists(state) });
 
