@@ -103,7 +103,7 @@ function route(state: CoachStateType, config: LangGraphRunnableConfig): Partial<
     conversation.archetype = ownArchetype;
     found.push(`your archetype ${ownArchetype}`);
   }
-  const workflow = routeIntent(input.message, input.deckGiven);
+  const workflow = routeIntent(input.message, input.deckGiven, conversation.current_workflow, found.length > 0);
   if (workflow !== 'unknown') conversation.current_workflow = workflow;
   const entry: ChatEntry = { role: 'user', content: input.message, at: input.at, message_id: input.messageId };
   conversation.messages = [...conversation.messages, entry];
@@ -289,7 +289,7 @@ function textOf(content: unknown): string {
 /** Arguments as the client sees them: the deck as a card count, not 60 objects. */
 function shownArgs(args: Record<string, unknown>): Record<string, unknown> {
   const shown = { ...args };
-  if (Array.isArray(shown.card_details)) shown.card_details = `${shown.card_details.length} cards`;
+  if (Array.isArray(shown.card_details)) shown.card_details = `${(shown.card_details as Array<{ quantity?: number }>).reduce((n, c) => n + (c.quantity ?? 0), 0)} cards`;
   if (typeof shown.deck === 'string') shown.deck = `${shown.deck.split(/\r?\n/).filter((l) => l.trim()).length} lines`;
   return shown;
 }

@@ -13,13 +13,20 @@ export function looksLikeDeck(text: string): boolean {
 }
 
 const COACHING = /\bmy (deck|list|sideboard|side ?board|main ?deck|mainboard|build|75)\b|\bsideboard|\bmain ?board|\boptimi[sz]|\bimprove\b|\bcoach|\bstrateg|\bgame ?plan|\bhow (do|can|should) i (beat|play)|\bplay(ing)? against\b|\bmulligan|\bside (in|out)\b|\bcuts?\b/i;
-const META = /\bmeta\b|\b(top|best|strongest|leading)\b[^.?!]{0,40}?\b(decks?|archetypes?|lists?)\b|\bformat overview\b|\bbest decks?\b|\bmost (played|popular)\b|\bpopular\b|\btrending\b|\btier\b|\barchetypes\b|\bwhat('s| is) (good|winning|strong)\b|\bmatchup (matrix|table|chart)\b|\bwin rates?\b/i;
+const META = /\bmeta\b|\b(top|best|strongest|leading)\b[^.?!]{0,40}?\b(decks?|archetypes?|lists?)\b|\bformat overview\b|\bbest decks?\b|\bmost (played|popular)\b|\bpopular\b|\btrending\b|\btier\b|\barchetypes\b|\bwhat('s| is) (good|winning|strong)\b|\bmatchups?\b|\bmatrix\b|\bwin rates?\b/i;
 
-export function routeIntent(message: string, deckGiven: boolean): Workflow {
+/**
+ * The workflow a message asks for. A follow-up that names no workflow of its own ("what about Legacy?",
+ * "and over 60 days?") continues the conversation's current one when it says what to change.
+ */
+export function routeIntent(message: string, deckGiven: boolean, current: Workflow | null = null, namesSomething = false): Workflow {
   if (deckGiven || COACHING.test(message)) return 'deck_coaching';
   if (META.test(message)) return 'meta_research';
+  if (current && current !== 'unknown' && (namesSomething || FOLLOW_UP.test(message))) return current;
   return 'unknown';
 }
+
+const FOLLOW_UP = /^\s*(and|what about|how about|same|again|now)\b|\b(instead|again)\b/i;
 
 /** The meta-research tool a message asks for. */
 export function metaToolFor(message: string): MetaToolName {

@@ -96,7 +96,7 @@ export function uiState(state: ConversationState) {
     format: state.format,
     archetype: state.archetype,
     current_days: state.current_days,
-    previous_days: state.previous_days,
+    previous_days: state.previous_days ?? state.current_days,
     current_workflow: state.current_workflow,
     suggested_archetypes: state.meta && state.meta.format === state.format ? state.meta.top.slice(0, 8).map((a) => a.name) : [],
   };

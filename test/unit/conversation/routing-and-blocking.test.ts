@@ -101,3 +101,12 @@ describe('deck coach blocking dependencies (spec: Blocking Dependency Enforcemen
     expect(argsFor(withMeta, strategy!)).to.have.nested.property('args.opponent_archetype', 'Goryo Reanimator');
   });
 });
+
+describe('deck coach follow-ups (spec: interleave workflows)', function () {
+  it('continues the current workflow when a follow-up names only what to change', function () {
+    expect(routeIntent('show me the matchups', false, 'meta_research')).to.equal('meta_research');
+    expect(routeIntent('what about Legacy?', false, 'meta_research')).to.equal('meta_research');
+    expect(routeIntent('and over 60 days', false, 'deck_coaching', true)).to.equal('deck_coaching');
+    expect(routeIntent('hello', false, 'meta_research')).to.equal('unknown');
+  });
+});
