@@ -2,7 +2,8 @@
  * Cancelling turns (the stop button of an agent conversation). The owner's cancel records its time on
  * the actor (`cancelled` key) and is broadcast to every worker: the one running a turn of that actor,
  * for a message created before the cancel, aborts it; a message still queued is refused when its turn
- * would start. Broadcast rather than routed because the running turn's worker is not recorded anywhere,
+ * would start; "before" is strict, so a message sent in the same millisecond as the cancel still runs.
+ * Broadcast rather than routed because the running turn's worker is not recorded anywhere,
  * and cancels are rare next to messages.
  */
 import { Redis } from 'ioredis';
@@ -48,7 +49,7 @@ export class TurnCancels {
     }
     if (typeof cancel.actor !== 'string' || typeof cancel.at !== 'number') return;
     const turn = this.running.get(cancel.actor);
-    if (turn && turn.createdAt <= cancel.at) turn.controller.abort(new CancelledTurn());
+    if (turn && turn.createdAt < cancel.at) turn.controller.abort(new CancelledTurn());
   }
 
   /** When the actor's turns were last cancelled (ms), or undefined. */

@@ -152,11 +152,25 @@ export class ActorClient {
   async cancel(actor: ActorRef, ownerId: string): Promise<{ cancelled: number }> {
     const kind = this.kindsByName.get(actor.kind);
     if (!kind?.stateful || !kind.cancels?.length) throw new RuntimeError('bad_request', `${actor.kind} turns cannot be cancelled`);
-    if ((await this.ownerOf(actor)) !== ownerId) throw new RuntimeError('not_found', `${actor.kind} ${actor.id} not found`);
+    const owner = (await this.ownerOf(actor)) ?? (await this.firstSender(actor));
+    if (owner !== ownerId) throw new RuntimeError('not_found', `${actor.kind} ${actor.id} not found`);
     const pending = await this.mailboxes.pending(actor);
     if (pending === 0) throw new RuntimeError('conflict', `${actor.kind} ${actor.id} has no turn running or queued`);
     await cancelTurns(this.redis, this.names, actor);
     return { cancelled: pending };
+  }
+
+  /** Who sent the oldest message still in a new actor's mailbox: its owner-to-be while its first turn runs. */
+  private async firstSender(actor: ActorRef): Promise<string | undefined> {
+    const [entry] = (await this.redis.xrange(this.names.mailbox(actor), '-', '+', 'COUNT', 1)) as Array<[string, string[]]>;
+    const fields = entry?.[1] ?? [];
+    const at = fields.indexOf('env');
+    const raw = at >= 0 ? fields[at + 1] : undefined;
+    try {
+      return raw === undefined ? undefined : (JSON.parse(raw) as { ownerId?: string }).ownerId;
+    } catch {
+      return undefined;
+    }
   }
 
   async send(input: SendInput): Promise<Sent> {

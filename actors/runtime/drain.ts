@@ -231,7 +231,7 @@ async function cancellableTurn(
 ): Promise<TurnOutcome> {
   if (!deps.cancels || !kind.cancels?.length) return run(undefined);
   const cancelledAt = await deps.cancels.cancelledAt(ref);
-  if (cancelledAt !== undefined && env.createdAt <= cancelledAt) return { state, final: [cancelledEvent()], effects: [] };
+  if (cancelledAt !== undefined && env.createdAt < cancelledAt) return { state, final: [cancelledEvent()], effects: [] };
   const turn = deps.cancels.track(ref, env.createdAt);
   try {
     return await run(turn.signal);
