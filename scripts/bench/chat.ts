@@ -8,10 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import type { ChildProcess } from 'node:child_process';
-import { createParser } from 'eventsource-parser';
+import { postEventStream } from './event-stream-request.js';
 import type { Logger } from '../logger.js';
 import { createBenchUser, freePort, percentile, troupe, waitUntilReady, type BenchProcess } from './troupe-processes.js';
 
@@ -146,55 +146,23 @@ async function startChatTroupe(redisUrl: string, logger: Logger) {
 }
 
 /** One chat turn: POST with Accept: text/event-stream, read until `done`; throws on an `error` event. */
-function chatTurn(agent: Agent, base: string, key: string, conversationId: string, payload: Record<string, unknown>): Promise<Turn> {
-  const body = JSON.stringify({ type: 'chat', payload });
+async function chatTurn(agent: Agent, base: string, key: string, conversationId: string, payload: Record<string, unknown>): Promise<Turn> {
   const url = new URL(`/actors/conversation/${conversationId}/messages`, base);
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), accept: 'text/event-stream' },
-      },
-      (res) => {
-        res.setEncoding('utf8');
-        if (res.statusCode !== 200) {
-          let text = '';
-          res.on('data', (c: string) => (text += c));
-          res.on('end', () => reject(new Error(`POST ${url.pathname}: HTTP ${res.statusCode}: ${text}`)));
-          return;
-        }
-        let firstContent: number | undefined;
-        let done: number | undefined;
-        let reply: Reply | undefined;
-        let failure: string | undefined;
-        const events: Record<string, number> = {};
-        const parser = createParser({
-          onEvent(e) {
-            const name = e.event ?? 'message';
-            events[name] = (events[name] ?? 0) + 1;
-            if (name === 'content' && firstContent === undefined) firstContent = performance.now();
-            else if (name === 'reply') reply = JSON.parse(e.data) as Reply;
-            else if (name === 'done') done = performance.now();
-            else if (name === 'error') failure = e.data;
-          },
-        });
-        res.on('data', (chunk: string) => parser.feed(chunk));
-        res.on('end', () => {
-          if (failure) reject(new Error(`error event: ${failure}`));
-          else if (done === undefined) reject(new Error('the stream ended without done'));
-          else if (!reply) reject(new Error(`no reply event (events: ${JSON.stringify(events)})`));
-          else if (firstContent === undefined) reject(new Error(`no content event (events: ${JSON.stringify(events)})`));
-          else resolve({ first_content_ms: firstContent - started, turn_ms: done - started, reply, events });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
+  const started = performance.now();
+  let firstContent: number | undefined;
+  let done: number | undefined;
+  let reply: Reply | undefined;
+  const events: Record<string, number> = {};
+  await postEventStream(agent, url, key, JSON.stringify({ type: 'chat', payload }), (e) => {
+    const name = e.event ?? 'message';
+    events[name] = (events[name] ?? 0) + 1;
+    if (name === 'content' && firstContent === undefined) firstContent = performance.now();
+    else if (name === 'reply') reply = JSON.parse(e.data) as Reply;
+    else if (name === 'done') done = performance.now();
   });
+  if (!reply) throw new Error(`no reply event (events: ${JSON.stringify(events)})`);
+  if (firstContent === undefined) throw new Error(`no content event (events: ${JSON.stringify(events)})`);
+  return { first_content_ms: firstContent - started, turn_ms: done! - started, reply, events };
 }
 
 /** A fast wrong answer must fail the run: exactly the expected tool calls, all complete, and an answer. */

@@ -5,10 +5,10 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { createParser } from 'eventsource-parser';
+import { postEventStream } from './event-stream-request.js';
 import type { Logger } from '../logger.js';
 import { createBenchUser, freePort, percentile, troupe, waitUntilReady } from './troupe-processes.js';
 import { CpuMeter, localRedisPid } from './process-cpu.js';
@@ -25,49 +25,11 @@ export interface RuntimeBenchOptions {
   profileDir?: string;
 }
 
-/**
- * One POST answered as SSE, read until `done`; resolves with the latency in ms. The load generator uses
- * node:http with a keep-alive agent, not fetch: fetch's WHATWG streams cost more CPU per request than
- * the gateway itself, and this machine's cores are shared by every process in the run.
- */
-function requestReply(agent: Agent, url: URL, key: string, body: string): Promise<number> {
+/** One POST answered as SSE, read until `done`; resolves with the latency in ms. */
+async function requestReply(agent: Agent, url: URL, key: string, body: string): Promise<number> {
   const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), accept: 'text/event-stream' },
-      },
-      (res) => {
-        res.setEncoding('utf8');
-        if (res.statusCode !== 200) {
-          let text = '';
-          res.on('data', (c: string) => (text += c));
-          res.on('end', () => reject(new Error(`HTTP ${res.statusCode}: ${text}`)));
-          return;
-        }
-        let finished = false;
-        let failure: string | undefined;
-        const parser = createParser({
-          onEvent(e) {
-            if (e.event === 'done') finished = true;
-            if (e.event === 'error') failure = e.data;
-          },
-        });
-        res.on('data', (chunk: string) => parser.feed(chunk));
-        res.on('end', () => {
-          if (failure) reject(new Error(`error event: ${failure}`));
-          else if (!finished) reject(new Error('stream ended without done'));
-          else resolve(performance.now() - started);
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+  await postEventStream(agent, url, key, body);
+  return performance.now() - started;
 }
 
 /**
