@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { withDeadline, pollUntil } from '../support/async.js';
+import { pollUntil, STARTUP_BOUND_MS, withDeadline } from '../support/async.js';
 import { spawnTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
 import { freePort, tempDir } from '../support/troupe-mongo-process.js';
 
@@ -14,7 +14,7 @@ async function statusOf(url: string): Promise<number | undefined> {
 }
 
 describe('troupe start', function () {
-  this.timeout(60_000);
+  this.timeout(STARTUP_BOUND_MS + 60_000);
   let troupe: TroupeProcess | undefined;
   let dbpath: { dir: string; remove(): Promise<void> } | undefined;
 
@@ -39,7 +39,7 @@ describe('troupe start', function () {
     exitedEarly.catch(() => undefined); // handled by the race below; keeps a later normal exit quiet
     for (const path of ['/healthz', '/readyz']) {
       const answered = pollUntil(async () => (await statusOf(`${base}${path}`)) === 200, {
-        timeoutMs: 45_000,
+        timeoutMs: STARTUP_BOUND_MS,
         what: `${path} to answer 200`,
       });
       await Promise.race([answered, exitedEarly]).catch((error: Error) => {

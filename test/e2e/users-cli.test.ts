@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
 import { writeEmbeddedMongoAddress } from '../../scripts/embedded-mongo-address.js';
-import { pollUntil, withDeadline } from '../support/async.js';
+import { pollUntil, STARTUP_BOUND_MS, withDeadline } from '../support/async.js';
 import { uniqueDbName } from '../support/mongo-target.js';
 import { freePort, tempDir } from '../support/troupe-mongo-process.js';
 import { runTroupe, spawnTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
@@ -9,7 +9,7 @@ import { runTroupe, spawnTroupe, troupeEnv, type TroupeProcess } from '../suppor
 const KEY = /trp_[0-9a-f]{12}_[A-Za-z0-9_-]{43}/;
 
 describe('troupe users (CLI)', function () {
-  this.timeout(60_000);
+  this.timeout(STARTUP_BOUND_MS + 60_000);
   const spawned: TroupeProcess[] = [];
   let mongo: EmbeddedMongo;
   const env = () => ({ MONGODB_URI: mongo.uri, MONGODB_DB: uniqueDbNameForRun });
@@ -128,7 +128,7 @@ describe('troupe users (CLI)', function () {
           if (start.exitStatus() !== undefined) throw new Error(`troupe start exited: ${start.stderr()}`);
           return new RegExp(`${base}/\\?login=[A-Za-z0-9_-]{43}`).exec(start.stdout())?.[0];
         },
-        { timeoutMs: 45_000, what: 'the login URL' },
+        { timeoutMs: STARTUP_BOUND_MS, what: 'the login URL' },
       );
       await pollUntil(() => start.stdout().includes(`${base}/mcp`), { timeoutMs: 10_000, what: 'the MCP URL' });
       expect(start.stdout()).to.include('Authorization: Bearer <API key>');
@@ -165,7 +165,7 @@ describe('troupe users (CLI)', function () {
           if (again.exitStatus() !== undefined) throw new Error(`troupe start exited: ${again.stderr()}`);
           return /\?login=[A-Za-z0-9_-]{43}/.test(again.stdout());
         },
-        { timeoutMs: 45_000, what: 'the second start to print its login link' },
+        { timeoutMs: STARTUP_BOUND_MS, what: 'the second start to print its login link' },
       );
       expect(again.stdout()).to.match(/\?login=[A-Za-z0-9_-]{43}/);
       expect(again.stdout()).to.not.match(KEY);

@@ -62,3 +62,9 @@ export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T)
   });
   return { promise, resolve };
 }
+
+/**
+ * How long a test lets `troupe start` take to be ready: a first start loads the MTG dataset, which on a
+ * busy 2-core machine can take a minute or more. A ceiling for a wait keyed to readiness, never a sleep.
+ */
+export const STARTUP_BOUND_MS = 180_000;
