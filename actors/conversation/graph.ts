@@ -124,12 +124,8 @@ function plan(state: CoachStateType): Partial<CoachStateType> {
 async function agent(state: CoachStateType, config: LangGraphRunnableConfig): Promise<Partial<CoachStateType>> {
   const deps = depsOf(config);
   const model = deps.chatModel!;
-  let tools: ConnectedTools | undefined;
-  try {
-    tools = state.rounds < MAX_MODEL_ROUNDS ? await deps.tools() : undefined;
-  } catch {
-    tools = undefined; // The model answers without tools; a tool it would need is reported by gate/tools.
-  }
+  // Unreachable tools end the turn with `unavailable` (as offline): a model without them would answer from nothing.
+  const tools: ConnectedTools | undefined = state.rounds < MAX_MODEL_ROUNDS ? await deps.tools() : undefined;
   const working = state.working.length ? state.working : [new SystemMessage(systemPrompt(state.conversation)), ...historyMessages(state.conversation)];
   const bound = tools && model.bindTools ? model.bindTools(toolDefinitions(tools)) : model;
   let reply: AIMessageChunk | undefined;

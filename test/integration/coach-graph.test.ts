@@ -260,6 +260,14 @@ describe('deck coach graph (real meta service over MCP, shipped data)', function
       expect(content).to.include('Paste your decklist');
     });
 
+    it('answers unavailable when the MCP server is down, rather than letting the model answer from nothing', async function () {
+      const model = new ScriptedToolModel([new AIMessage('Boros Energy is great.')]);
+      let refused: unknown;
+      await turn(setUp(), 'chat', { message: 'what is good in the meta?' }, model, 'http://127.0.0.1:9/mcp').catch((e: unknown) => (refused = e));
+      expect(refused).to.be.instanceOf(RequestError).with.property('code', 'unavailable');
+      expect(model.seen).to.have.length(0);
+    });
+
     it('falls back to the deterministic policy when the model fails, and says so', async function () {
       const model = new ScriptedToolModel([new Error('provider exploded')]);
       const { tools, content } = await turn(setUp(), 'chat', { message: 'what are the top decks?' }, model);
