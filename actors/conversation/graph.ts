@@ -18,11 +18,11 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type AIMessageChun
 import { Annotation, END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { Narrator } from '../llm/narration.js';
 import { OFFLINE_NOTICE } from '../llm/offline-narrator.js';
-import { archetypesIn, daysIn, formatIn, looksLikeDeck, routeIntent } from './intent.js';
+import { archetypesIn, daysIn, formatIn, routeIntent } from './intent.js';
 import type { ConnectedTools } from './mcp-tools.js';
 import { archetypeSuggestions, argsFor, gate, knownNames, offlinePlan, SESSION_ARGS, type Block, type Gated, type ToolCall } from './plan.js';
 import { archetypeAfterDeck, blockPrompt, helpText, systemPrompt } from './prompts.js';
-import type { ChatEntry, ConversationState, Workflow } from './state.js';
+import { switchedFormat, type ChatEntry, type ConversationState, type Workflow } from './state.js';
 import { applyToolResult } from './tool-results.js';
 import { describeOutcomes, toolSummary, type MetaToolName, type ToolOutcome } from './tool-prose.js';
 import { workflowsWith } from './workflows.js';
@@ -89,7 +89,7 @@ function route(state: CoachStateType, config: LangGraphRunnableConfig): Partial<
   const found: string[] = [];
   const format = formatIn(input.message, input.formats);
   if (format && format !== conversation.format) {
-    Object.assign(conversation, switchedFormat(conversation, format));
+    Object.assign(conversation, switchedFormat(format));
     found.push(`format ${format}`);
   }
   const days = daysIn(input.message);
@@ -110,11 +110,6 @@ function route(state: CoachStateType, config: LangGraphRunnableConfig): Partial<
   const reading = workflow === 'unknown' ? 'not clearly meta research or deck coaching' : workflow === 'meta_research' ? 'meta research' : 'deck coaching';
   write(config, 'thinking', { content: `Reading your message: ${reading}${found.length ? `; you named ${found.join(', ')}` : ''}.`, workflow });
   return { conversation, workflow };
-}
-
-/** A new format: the archetype, matchups and known names belonged to the old one. */
-function switchedFormat(state: ConversationState, format: string): Partial<ConversationState> {
-  return { format, archetype: null, matchup_stats: null, known_archetypes: null };
 }
 
 function plan(state: CoachStateType): Partial<CoachStateType> {
@@ -302,4 +297,3 @@ function toolErrorText(error: unknown): string {
   return message.replace(/^MCP tool '[^']*' on server '[^']*' returned an error:\s*/, '').slice(0, 500);
 }
 
-export { looksLikeDeck };

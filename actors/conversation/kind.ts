@@ -7,10 +7,11 @@ import { actorStates } from '../../models/actor-record.js';
 import { MetaQueries } from '../meta/meta-queries.js';
 import { RequestError, type ActorKind, type ServiceKind, type TurnContext } from '../runtime/contract.js';
 import { cancels, CONVERSATION_KIND, CONVERSATION_LIST_KIND, http, listMessages, messages, reads, tools, type ChatPayload } from './contract.js';
-import { coachGraph, looksLikeDeck, turnStart, type CoachDeps, type CoachEvent, type CoachStateType } from './graph.js';
+import { coachGraph, turnStart, type CoachDeps, type CoachEvent, type CoachStateType } from './graph.js';
+import { looksLikeDeck } from './intent.js';
 import { McpUnavailable, reasonOf, toolsFor, type ConnectedTools } from './mcp-tools.js';
 import { welcomeText } from './prompts.js';
-import { conversationSummary, initialConversation, uiState, type ConversationState, type WelcomeInfo } from './state.js';
+import { conversationSummary, initialConversation, switchedFormat, uiState, type ConversationState, type WelcomeInfo } from './state.js';
 import { workflowsWith } from './workflows.js';
 
 const LIST_LIMIT = 100;
@@ -143,7 +144,7 @@ function withContext(state: ConversationState, payload: ChatPayload, formats: st
   if (payload.format !== undefined) {
     const format = formats.find((f) => f.toLowerCase() === payload.format!.toLowerCase());
     if (!format) throw new RequestError('bad_request', `unknown format '${payload.format}'; valid formats: ${formats.join(', ')}`, { valid: formats });
-    if (format !== next.format) Object.assign(next, { format, archetype: null, matchup_stats: null, known_archetypes: null });
+    if (format !== next.format) Object.assign(next, switchedFormat(format));
   }
   if (payload.current_days !== undefined) next.current_days = payload.current_days;
   if (payload.previous_days !== undefined) next.previous_days = payload.previous_days;

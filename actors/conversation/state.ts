@@ -88,6 +88,11 @@ export function initialConversation(id: string): ConversationState {
   };
 }
 
+/** A new format: the archetype, matchups and known names belonged to the old one. */
+export function switchedFormat(format: string): Partial<ConversationState> {
+  return { format, archetype: null, matchup_stats: null, known_archetypes: null };
+}
+
 /** The `state` SSE event: what a UI needs to sync its dropdowns and slider. */
 export function uiState(state: ConversationState) {
   return {
