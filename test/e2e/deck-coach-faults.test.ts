@@ -11,11 +11,11 @@
  */
 import { expect } from 'chai';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { Redis } from 'ioredis';
 import { deferred, pollUntil, withDeadline } from '../support/async.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../support/fake-openai-server.js';
 import { runTroupe, spawnTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
 import { freePort } from '../support/troupe-mongo-process.js';
+import { deleteRedisPrefix } from '../support/redis-prefix.js';
 
 type Structured = Record<string, unknown>;
 
@@ -221,18 +221,7 @@ describe('deck coach under faults: worker crash and cancel mid-turn (real proces
   after(async function () {
     for (const release of releases.splice(0)) release();
     await Promise.all(processes.map((p) => p.kill()));
-    const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 });
-    try {
-      await redis.connect();
-      for (const pattern of [`${redisPrefix}:*`, `bull:${redisPrefix}-*`]) {
-        const keys = await redis.keys(pattern);
-        if (keys.length) await redis.del(...keys);
-      }
-    } catch {
-      // Best effort: the prefix is unique to this run, so leftovers cannot disturb another one.
-    } finally {
-      redis.disconnect();
-    }
+    await deleteRedisPrefix(redisPrefix);
   });
 
   it('kill -9 of the worker while the model answers: another worker re-runs the turn, the client gets the answer, the conversation holds it once', async function () {

@@ -15,10 +15,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { Redis } from 'ioredis';
 import { pollUntil } from '../support/async.js';
 import { runTroupe, spawnTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
 import { freePort } from '../support/troupe-mongo-process.js';
+import { deleteRedisPrefix } from '../support/redis-prefix.js';
 
 type Structured = Record<string, unknown>;
 
@@ -204,18 +204,7 @@ describe('deck coach on a running troupe (HTTP, SSE and MCP, offline)', function
   after(async function () {
     await mcp?.close().catch(() => undefined);
     await Promise.all(processes.map((p) => p.kill()));
-    const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 });
-    try {
-      await redis.connect();
-      for (const pattern of [`${redisPrefix}:*`, `bull:${redisPrefix}-*`]) {
-        const keys = await redis.keys(pattern);
-        if (keys.length) await redis.del(...keys);
-      }
-    } catch {
-      // Best effort: the prefix is unique to this run, so leftovers cannot disturb another one.
-    } finally {
-      redis.disconnect();
-    }
+    await deleteRedisPrefix(redisPrefix);
   });
 
   it('GET /welcome starts a conversation with the workflows, their tools and the formats', async function () {
