@@ -3,6 +3,7 @@
  * archetype's matchups. Each resolves the format, fixes its windows from the newest tournament in the
  * data, reads tallies through MetaQueries and does the arithmetic in meta-stats.
  */
+import { distance } from 'fastest-levenshtein';
 import { RequestError } from '../runtime/contract.js';
 import type { MetaMessages } from './contract.js';
 import type { MetaQueries } from './meta-queries.js';
@@ -38,15 +39,33 @@ export async function formatWindow(queries: MetaQueries, format: string, days: n
   return { format: resolved, window: currentWindow(newest, days), newest };
 }
 
-/** The archetype as the data names it (by name or id, case-insensitive); not_found listing the valid ones otherwise. */
+/** Suggestions for an unknown archetype; a short list is given whole, a long one only in `details`. */
+const ARCHETYPE_SUGGESTIONS = 3;
+const LIST_ARCHETYPES_UP_TO = 12;
+
+/** The names closest to what was typed: those containing it (or contained in it) first, then by edit distance. */
+function closestArchetypes(names: string[], typed: string): string[] {
+  const wanted = typed.trim().toLowerCase();
+  return names
+    .map((name) => ({ name, contains: name.toLowerCase().includes(wanted) || wanted.includes(name.toLowerCase()), d: distance(name.toLowerCase(), wanted) }))
+    .sort((a, b) => Number(b.contains) - Number(a.contains) || a.d - b.d)
+    .slice(0, ARCHETYPE_SUGGESTIONS)
+    .map((candidate) => candidate.name);
+}
+
+/**
+ * The archetype as the data names it (by name or id, case-insensitive); otherwise not_found with the
+ * three closest names, and every valid one in `details.valid` (in the message too when there are few).
+ */
 export async function resolveArchetype(queries: MetaQueries, format: string, archetype: string): Promise<string> {
   const names = await queries.archetypeNames(format);
   const wanted = archetype.trim().toLowerCase();
   const found = names.find((name) => name.toLowerCase() === wanted) ?? names.find((name) => archetypeId(name) === archetypeId(archetype));
   if (found) return found;
-  const close = names.filter((name) => name.toLowerCase().includes(wanted) || wanted.includes(name.toLowerCase())).slice(0, 5);
-  const hint = close.length ? ` Did you mean ${close.map((n) => `'${n}'`).join(', ')}?` : '';
-  throw new RequestError('not_found', `unknown ${format} archetype '${archetype}'.${hint} Valid archetypes: ${names.join(', ')}`, { valid: names });
+  const close = closestArchetypes(names, archetype).map((n) => `'${n}'`);
+  const hint = close.length ? ` Did you mean ${close.length > 1 ? `${close.slice(0, -1).join(', ')} or ${close.at(-1)}` : close[0]}?` : '';
+  const all = names.length <= LIST_ARCHETYPES_UP_TO ? ` Valid archetypes: ${names.join(', ')}` : ` All ${names.length} are in details.valid and GET /archetypes?format=${format}.`;
+  throw new RequestError('not_found', `unknown ${format} archetype '${archetype}'.${hint}${all}`, { valid: names });
 }
 
 export async function metaRankings(queries: MetaQueries, args: MetaMessages['get_format_meta_rankings']) {

@@ -159,7 +159,7 @@ describe('MTG meta tools over MCP on a running troupe', function () {
     const [opponent] = stats.filter((s) => s.opponent_archetype !== 'Boros Energy');
     expect(table[opponent.opponent_archetype]['Boros Energy'].match_count).to.equal(opponent.match_count);
 
-    expect(await failure('get_deck_matchup_stats', { archetype: 'Boros Energie', format: 'Modern' })).to.match(/unknown Modern archetype 'Boros Energie'.*Valid archetypes: Boros Energy/);
+    expect(await failure('get_deck_matchup_stats', { archetype: 'Boros Energie', format: 'Modern' })).to.match(/unknown Modern archetype 'Boros Energie'\. Did you mean 'Boros Energy'.*All \d+ are in details\.valid/);
   });
 
   it('get_format_archetypes lists archetypes by share', async function () {
