@@ -19,7 +19,7 @@ export interface UsersCommandIo {
 const defaultIo: UsersCommandIo = { stdout: process.stdout, stderr: process.stderr };
 
 export async function runUsersCreate(name: string, config: Config, io = defaultIo): Promise<number> {
-  return withUserDirectory(config, io, async (users) => {
+  return withUserDirectory(config, io, `troupe users create ${name}`, async (users) => {
     const { user, key } = await users.createUser(name, 'cli');
     io.stdout.write(
       `Created user ${user.name} (id ${user.id}).\n` +
@@ -32,7 +32,7 @@ export async function runUsersCreate(name: string, config: Config, io = defaultI
 }
 
 export async function runUsersKey(name: string, config: Config, io = defaultIo): Promise<number> {
-  return withUserDirectory(config, io, async (users) => {
+  return withUserDirectory(config, io, `troupe users key ${name}`, async (users) => {
     const { user, key } = await users.issueKey(name, 'cli');
     io.stdout.write(`New API key for ${user.name} (shown only now; store it safely):\n\n  ${key}\n\n`);
     return 0;
@@ -40,7 +40,7 @@ export async function runUsersKey(name: string, config: Config, io = defaultIo):
 }
 
 export async function runUsersList(config: Config, { json = false }: { json?: boolean } = {}, io = defaultIo): Promise<number> {
-  return withUserDirectory(config, io, async (users) => {
+  return withUserDirectory(config, io, `troupe users list${json ? ' --json' : ''}`, async (users) => {
     const list = await users.listUsers();
     io.stdout.write(json ? `${JSON.stringify(list, null, 2)}\n` : usersTable(list));
     return 0;
@@ -48,7 +48,7 @@ export async function runUsersList(config: Config, { json = false }: { json?: bo
 }
 
 export async function runUsersRevoke(target: string, config: Config, io = defaultIo): Promise<number> {
-  return withUserDirectory(config, io, async (users) => {
+  return withUserDirectory(config, io, `troupe users revoke ${target}`, async (users) => {
     const outcome = await users.revoke(target);
     if (outcome.revoked === 'user') {
       io.stdout.write(
@@ -82,10 +82,11 @@ export function usersTable(users: UserSummary[]): string {
   return `${[line(header), ...rows.map(line)].join('\n')}\n`;
 }
 
-async function withUserDirectory(config: Config, io: UsersCommandIo, run: (users: UserDirectory) => Promise<number>): Promise<number> {
+/** `command` is the command line the user typed, shown again with the MONGODB_URI to use if the data directory is held. */
+async function withUserDirectory(config: Config, io: UsersCommandIo, command: string, run: (users: UserDirectory) => Promise<number>): Promise<number> {
   // stdout carries the command's answer; connection logs go to stderr, and only when asked for.
   const logger = createLogger({ ...config.log, level: quieterLogLevel(config.log.level), fd: 2 });
-  const mongo = await connectOrReport(config, logger, 'troupe users list', io.stderr);
+  const mongo = await connectOrReport(config, logger, command, io.stderr);
   if (!mongo) return 1;
   try {
     return await run(await UserDirectory.open(mongo.connection));

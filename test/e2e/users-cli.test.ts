@@ -101,7 +101,10 @@ describe('troupe users (CLI)', function () {
       // `troupe start` also records where it serves that directory: then the message names the URI.
       const remove = await writeEmbeddedMongoAddress(dbpath.dir, holder.uri);
       const named = await troupe(['users', 'list'], { EMBEDDED_MONGO_DBPATH: dbpath.dir });
+      // The suggestion repeats the command that was typed.
+      const creating = await troupe(['users', 'create', 'zoe'], { EMBEDDED_MONGO_DBPATH: dbpath.dir });
       await remove();
+      expect(creating.stderr).to.include(`MONGODB_URI='${holder.uri}' troupe users create zoe`);
       expect(named.code).to.equal(1);
       expect(named.stderr).to.include(`is in use by troupe process ${process.pid}`);
       expect(named.stderr).to.include(`MONGODB_URI='${holder.uri}' troupe users list`);
