@@ -33,6 +33,8 @@ function seatName(view: GameView, seat: number): string {
 
 export interface StartInfo {
   seed: number;
+  /** What --kingdom asked for: a preset, "random", or a card list. */
+  kingdom?: string | string[];
   where: string;
   eventsUrl: string | null;
 }
@@ -40,7 +42,8 @@ export interface StartInfo {
 /** Who plays, where, with which cards. */
 export function renderStart(view: GameView, info: StartInfo, style: Style): string {
   const state = view.gameState;
-  const kingdom = state ? `${state.preset ?? 'custom kingdom'} (${state.edition}): ${state.kingdom.map((card) => `${card} $${cardInfo(card).cost}`).join(', ')}` : '(not shown)';
+  const name = state?.preset ?? (typeof info.kingdom === 'string' && info.kingdom.toLowerCase() === 'random' ? 'random kingdom' : 'custom kingdom');
+  const kingdom = state ? `${name} (${state.edition}): ${state.kingdom.map((card) => `${card} $${cardInfo(card).cost}`).join(', ')}` : '(not shown)';
   const rows = [
     style.bold(`Dominion — game ${view.gameId} (${info.where}, seed ${info.seed})`),
     `Seats: ${view.seats.map((s) => `${s.label} ${s.name}${s.you ? ' ← you' : ''}`).join(', ')}`,

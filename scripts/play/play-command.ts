@@ -52,7 +52,7 @@ export async function runPlay(config: PlayConfig, io: PlayIo = defaultIo()): Pro
     return error.usage ? 2 : 1;
   }
   const { client } = started;
-  io.stdout.write(renderStart(started.view, { seed: config.seed, where: client.where, eventsUrl: client.eventsUrl }, style));
+  io.stdout.write(renderStart(started.view, { seed: config.seed, kingdom: config.kingdom, where: client.where, eventsUrl: client.eventsUrl }, style));
   const input = new InputLines(io.input);
   try {
     return await playLoop(client, started.view, input, io, style);

@@ -148,6 +148,14 @@ describe('troupe play', function () {
     expect(await game.exited).to.equal(0);
   });
 
+  it('names a random kingdom as random', async () => {
+    const game = play(['--seed', '7', '--kingdom', 'random']);
+    const start = (await game.next())!;
+    expect(start).to.match(/^Kingdom: random kingdom \(/m);
+    game.end();
+    expect(await game.exited).to.equal(0);
+  });
+
   it('supply lists every pile with its cost and count', async () => {
     const game = play(['--seed', '7']);
     await game.next();
