@@ -65,7 +65,9 @@ export function renderTurn(view: GameView, style: Style): string {
   const rows: string[] = [''];
   if (state) {
     const current = state.currentPlayer === view.yourSeat ? 'your turn' : `${view.seats[state.currentPlayer]?.label ?? `Player ${state.currentPlayer + 1}`}'s turn`;
-    rows.push(style.bold(`== Turn ${state.turn} · ${current} · ${state.phase} phase ==`));
+    // The engine counts every player's turn; a person thinks in rounds (everyone's turn once).
+    const round = Math.floor((state.turn - 1) / Math.max(1, state.players.length)) + 1;
+    rows.push(style.bold(`== Round ${round} · ${current} · ${state.phase} phase ==`));
     if (state.currentPlayer === view.yourSeat) rows.push(`$${state.coins} · ${plural(state.actions, 'action')} · ${plural(state.buys, 'buy')}`);
     const me = view.yourSeat === null ? undefined : state.players[view.yourSeat];
     if (me?.hand) rows.push(`Hand: ${list(me.hand)}`);

@@ -118,18 +118,23 @@ describe('troupe play', function () {
   it('plays a whole local game against bmu to the result and exits 0', async () => {
     const game = play(['--seed', '7', '--bots', 'bmu']);
     let prompts = 0;
+    const rounds: number[] = [];
     for (let chunk = await game.next(); chunk !== null; chunk = await game.next()) {
       prompts += 1;
       expect(prompts, 'prompts before the game ended').to.be.below(500);
+      // Rounds, not the engine's turn count (which counts the bot's turns too).
+      const round = /== Round (\d+) · your turn/.exec(chunk);
+      if (round && Number(round[1]) !== rounds.at(-1)) rounds.push(Number(round[1]));
       if (prompts === 1) {
         expect(chunk).to.include('Seats: Player 1 You ← you, Player 2 bmu (bot)');
-        expect(chunk).to.match(/== Turn 1 · your turn · action phase ==/);
+        expect(chunk).to.match(/== Round 1 · your turn · action phase ==/);
         expect(chunk).to.match(/^\$0 · 1 action · 1 buy$/m);
         expect(chunk).to.match(/^Hand: (Copper|Estate)(, (Copper|Estate)){4}$/m);
       }
       game.send(String(pick(chunk)));
     }
     expect(await game.exited).to.equal(0);
+    expect(rounds.slice(0, 3), 'one round per turn of yours').to.deep.equal([1, 2, 3]);
     const end = game.rest();
     expect(end).to.match(/^Game over \((provinces|piles)\): Players? .+ VP$/m);
     expect(end).to.match(/^ {2}Player 1: You\s+\d+ VP\s+\d+ turns/m);
