@@ -147,7 +147,8 @@ program
   .option('--seed <n>', 'random seed, to replay a game (default: random)')
   .option('--api-url <url>', 'play on a running troupe gateway, e.g. http://127.0.0.1:8080')
   .option('--api-key <key>', 'API key for --api-url (default: $TROUPE_API_KEY)')
-  .action((options: { bots: string; kingdom?: string; edition?: string; seed?: string; apiUrl?: string; apiKey?: string }, command: Command) =>
+  .option('--game <id>', 'go back to your seat in a game on --api-url (e.g. after quit) instead of starting one')
+  .action((options: { bots: string; kingdom?: string; edition?: string; seed?: string; apiUrl?: string; apiKey?: string; game?: string }, command: Command) =>
     exitWith(async () => {
       const { resolvePlayOptions, runPlay } = await import('./play/play-command.js');
       const resolved = resolvePlayOptions(options, process.env);

@@ -32,7 +32,8 @@ function seatName(view: GameView, seat: number): string {
 }
 
 export interface StartInfo {
-  seed: number;
+  /** Null when going back to a game (its seed is the gateway's). */
+  seed: number | null;
   /** What --kingdom asked for: a preset, "random", or a card list. */
   kingdom?: string | string[];
   where: string;
@@ -45,7 +46,7 @@ export function renderStart(view: GameView, info: StartInfo, style: Style): stri
   const name = state?.preset ?? (typeof info.kingdom === 'string' && info.kingdom.toLowerCase() === 'random' ? 'random kingdom' : 'custom kingdom');
   const kingdom = state ? `${name} (${state.edition}): ${state.kingdom.map((card) => `${card} $${cardInfo(card).cost}`).join(', ')}` : '(not shown)';
   const rows = [
-    style.bold(`Dominion — game ${view.gameId} (${info.where}, seed ${info.seed})`),
+    style.bold(`Dominion — game ${view.gameId} (${info.where}${info.seed === null ? '' : `, seed ${info.seed}`})`),
     `Seats: ${view.seats.map((s) => `${s.label} ${s.name}${s.you ? ' ← you' : ''}`).join(', ')}`,
     `Kingdom: ${kingdom}`,
   ];

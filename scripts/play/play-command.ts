@@ -45,14 +45,15 @@ export async function runPlay(config: PlayConfig, io: PlayIo = defaultIo()): Pro
   const game: NewGame = { bots: config.bots, kingdom: config.kingdom, edition: config.edition, seed: config.seed };
   let started: { client: GameClient; view: GameView };
   try {
-    started = config.api ? await RemoteGame.start(config.api, game) : LocalGame.start(game);
+    if (config.api && config.gameId !== undefined) started = await RemoteGame.rejoin(config.api, config.gameId);
+    else started = config.api ? await RemoteGame.start(config.api, game) : LocalGame.start(game);
   } catch (error) {
     if (!(error instanceof GameRequestError)) throw error;
     io.stderr.write(`${error.usage ? 'error:' : 'troupe:'} ${error.message}\n`);
     return error.usage ? 2 : 1;
   }
   const { client } = started;
-  io.stdout.write(renderStart(started.view, { seed: config.seed, kingdom: config.kingdom, where: client.where, eventsUrl: client.eventsUrl }, style));
+  io.stdout.write(renderStart(started.view, { seed: config.gameId === undefined ? config.seed : null, kingdom: config.kingdom, where: client.where, eventsUrl: client.eventsUrl }, style));
   const input = new InputLines(io.input);
   try {
     return await playLoop(client, started.view, input, io, style);

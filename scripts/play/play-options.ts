@@ -15,6 +15,7 @@ export interface PlayFlags {
   seed?: string;
   apiUrl?: string;
   apiKey?: string;
+  game?: string;
 }
 
 export interface PlayConfig {
@@ -25,6 +26,8 @@ export interface PlayConfig {
   seed: number;
   /** Set for a game on a troupe gateway; absent for an in-process game. */
   api?: { url: string; key: string };
+  /** A game on the gateway to go back to (your seat in it), instead of starting one. */
+  gameId?: string;
 }
 
 export type PlayConfigResult = { ok: true; config: PlayConfig } | { ok: false; message: string };
@@ -57,8 +60,15 @@ export function resolvePlayOptions(flags: PlayFlags, env: NodeJS.ProcessEnv): Pl
   if (!trial.ok) return fail(`invalid --kingdom: ${trial.error.message}`);
 
   const config: PlayConfig = { bots: bots as BotName[], seed, ...(kingdom !== undefined ? { kingdom } : {}), ...(edition !== undefined ? { edition } : {}) };
+  const gameId = flags.game?.trim();
+  if (gameId !== undefined && !/^[A-Za-z0-9._:@-]{1,200}$/.test(gameId)) return fail(`--game must be a game id such as g-43c19b5c57b1 (got "${flags.game}")`);
+  if (gameId !== undefined && (flags.kingdom !== undefined || flags.edition !== undefined || flags.seed !== undefined)) {
+    return fail('--game goes back to an existing game: --kingdom, --edition and --seed only apply to a new one');
+  }
+  if (gameId !== undefined) config.gameId = gameId;
   if (flags.apiUrl === undefined) {
     if (flags.apiKey !== undefined) return fail('--api-key only makes sense with --api-url');
+    if (gameId !== undefined) return fail('--game needs --api-url: only games on a gateway outlive `troupe play`');
     return { ok: true, config };
   }
   const url = flags.apiUrl.trim().replace(/\/+$/, '');

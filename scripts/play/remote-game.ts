@@ -41,6 +41,14 @@ export class RemoteGame implements GameClient {
     return { client, view: await client.withState(view) };
   }
 
+  /** Goes back to a game on the gateway (after `quit`, or from another terminal): your view of it now. */
+  static async rejoin(api: GatewayAddress, gameId: string): Promise<{ client: RemoteGame; view: GameView }> {
+    const client = new RemoteGame(api, gameId);
+    const view = await client.view();
+    if (view.yourSeat === null) throw new GameRequestError(`you have no seat in game ${gameId}; join it first (POST /games/${gameId}/join)`, {}, { fatal: true });
+    return { client, view };
+  }
+
   async move(text: string): Promise<GameView> {
     return this.withState(await request(this.api, 'POST', `${this.path}/moves`, { move: text }));
   }

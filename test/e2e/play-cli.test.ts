@@ -269,6 +269,28 @@ describe('troupe play', function () {
       expect(requests.filter((r) => r.path === '/games/remote-1/moves').map((r) => r.body)).to.deep.equal([{ move: '99' }, { move: '1, 2' }]);
     });
 
+    it('goes back to a game left with quit (--game), and refuses --game without a gateway or with new-game flags', async () => {
+      const first = play(['--seed', '7', '--bots', 'bmu', '--api-url', url], { TROUPE_API_KEY: 'test-key' });
+      const opening = (await first.next())!;
+      const gameId = /game (remote-\d+)/.exec(opening)![1]!;
+      first.send('quit');
+      expect(await first.exited).to.equal(0);
+      const again = play(['--api-url', url, '--game', gameId], { TROUPE_API_KEY: 'test-key' });
+      const back = (await again.next())!;
+      expect(back).to.include(`Dominion — game ${gameId} (${url})`);
+      expect(back).to.match(/== Round \d+ · your turn/);
+      expect(optionsIn(back).length).to.be.greaterThan(0);
+      again.send('quit');
+      expect(await again.exited).to.equal(0);
+      expect(requests.filter((r) => r.method === 'POST' && r.path === '/games')).to.have.length(2);
+      const local = play(['--game', gameId]);
+      expect(await local.exited).to.equal(2);
+      expect(local.stderr).to.include('--game needs --api-url');
+      const mixed = play(['--api-url', url, '--game', gameId, '--seed', '3'], { TROUPE_API_KEY: 'test-key' });
+      expect(await mixed.exited).to.equal(2);
+      expect(mixed.stderr).to.include('only apply to a new one');
+    });
+
     it('exits 1 with a clear line when the gateway refuses the key', async () => {
       const game = play(['--seed', '7', '--api-url', url, '--api-key', 'wrong']);
       expect(await game.exited).to.equal(1);
