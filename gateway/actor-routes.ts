@@ -7,6 +7,7 @@
  *   GET  /replies/:messageId          a reply stream as SSE (Last-Event-ID resumes)
  *   POST /batches                     many messages as one batch job
  *   GET  /batches/:id                 batch progress;  GET /batches/:id/events  progress as SSE
+ *   GET  /batches/:id/results         each finished message's reply or error, a page at a time
  *
  * The gateway only translates: validate, check limits, post, then stream the reply stream back.
  */
@@ -47,6 +48,13 @@ const BatchBody = z
       .array(z.object({ id: ActorId.optional(), type: z.string().min(1).max(100), payload: z.unknown().default({}) }).strict())
       .min(1)
       .max(10_000),
+  })
+  .strict();
+
+const ResultsQuery = z
+  .object({
+    after: z.string().regex(/^[0-9a-f]{24}$/, 'the `next` cursor of the previous page').optional(),
+    limit: z.coerce.number().int().min(1).max(1000).default(100),
   })
   .strict();
 
@@ -205,6 +213,15 @@ export function createActorRouter(deps: ActorRoutesDeps): Router<GatewayState> {
     const progress = await client.batch(parse(z.string().uuid(), ctx.params.id, 'batch id'), user.id);
     if (!progress) throw new ApiError(404, 'not_found', `no batch ${ctx.params.id}`);
     ctx.body = progress;
+  });
+
+  router.get('/batches/:id/results', async (ctx) => {
+    const user = userOf(ctx);
+    const batchId = parse(z.string().uuid(), ctx.params.id, 'batch id');
+    const page = parse(ResultsQuery, ctx.query, 'query');
+    const results = await client.batchResults(batchId, user.id, page);
+    if (!results) throw new ApiError(404, 'not_found', `no batch ${batchId}`);
+    ctx.body = results;
   });
 
   router.get('/batches/:id/events', async (ctx) => {

@@ -17,7 +17,7 @@ export type OutboxItem =
   | { kind: 'send'; envelope: Record<string, unknown> }
   | { kind: 'schedule'; envelope: Record<string, unknown>; delayMs: number }
   | { kind: 'release'; lease: { key: string; id: string } }
-  | { kind: 'batch'; batchId: string; messageId: string; ok: boolean };
+  | { kind: 'batch'; batchId: string; messageId: string; ok: boolean; actorId?: string; outcome?: { reply?: unknown; error?: unknown } };
 
 export interface ActorRecord {
   _id: string;

@@ -16,6 +16,12 @@ export interface BatchItemRecord {
   batchId: string;
   messageId: string;
   ok: boolean;
+  /** The actor the message went to (a service's requests: `service`). */
+  actorId?: string;
+  /** The message's reply, or its error `{code, message, details}`. */
+  reply?: unknown;
+  error?: unknown;
+  finishedAt?: Date;
 }
 
 const batchSchema = new Schema<BatchRecord>(
@@ -33,7 +39,15 @@ const batchSchema = new Schema<BatchRecord>(
 );
 
 const itemSchema = new Schema<BatchItemRecord>(
-  { batchId: { type: String, required: true }, messageId: { type: String, required: true }, ok: { type: Boolean, required: true } },
+  {
+    batchId: { type: String, required: true },
+    messageId: { type: String, required: true },
+    ok: { type: Boolean, required: true },
+    actorId: { type: String },
+    reply: { type: Schema.Types.Mixed },
+    error: { type: Schema.Types.Mixed },
+    finishedAt: { type: Date },
+  },
   { collection: 'batch_items', versionKey: false },
 );
 itemSchema.index({ batchId: 1, messageId: 1 }, { unique: true });

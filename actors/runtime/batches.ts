@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { Connection, Model } from 'mongoose';
+import { Types, type Connection, type Model } from 'mongoose';
 import type { RedisNames } from '../../queues/keys.js';
 import { publish } from '../../queues/reply-stream.js';
 import { batchModels, type BatchItemRecord, type BatchRecord } from '../../models/batch.js';
@@ -24,6 +24,13 @@ export const progressOf = (b: BatchRecord): BatchProgress => ({
   failed: b.failed,
   finished: b.done + b.failed >= b.total,
 });
+
+export interface BatchResults {
+  batchId: string;
+  results: Array<{ messageId: string; actorId: string | null; ok: boolean; reply?: unknown; error?: unknown; finishedAt: Date | null }>;
+  /** Cursor of the next page (`?after=`), or null on the last. */
+  next: string | null;
+}
 
 export class Batches {
   private readonly batches: Model<BatchRecord>;
@@ -48,10 +55,33 @@ export class Batches {
     return b ? progressOf(b as BatchRecord) : undefined;
   }
 
-  /** Counts one finished message (again: a no-op) and publishes the new progress. */
-  async record(batchId: string, messageId: string, ok: boolean): Promise<void> {
+  /**
+   * The finished messages of a batch, in the order they finished, a page at a time: `after` is the
+   * `next` cursor of the previous page. Undefined for an unknown batch or another owner's.
+   */
+  async results(batchId: string, ownerId: string, page: { after?: string; limit: number }): Promise<BatchResults | undefined> {
+    if (!(await this.batches.exists({ _id: batchId, ownerId }))) return undefined;
+    const filter: Record<string, unknown> = { batchId };
+    if (page.after !== undefined) filter._id = { $gt: new Types.ObjectId(page.after) };
+    const items = await this.items.find(filter).sort({ _id: 1 }).limit(page.limit + 1).lean().exec();
+    const shown = items.slice(0, page.limit);
+    return {
+      batchId,
+      results: shown.map((item) => ({
+        messageId: item.messageId,
+        actorId: item.actorId ?? null,
+        ok: item.ok,
+        ...(item.ok ? { reply: item.reply ?? null } : { error: item.error ?? null }),
+        finishedAt: item.finishedAt ?? null,
+      })),
+      next: items.length > page.limit ? String((shown.at(-1) as { _id: unknown })._id) : null,
+    };
+  }
+
+  /** Counts one finished message (again: a no-op), keeps its result, and publishes the new progress. */
+  async record(batchId: string, messageId: string, ok: boolean, result: { actorId?: string; reply?: unknown; error?: unknown } = {}): Promise<void> {
     try {
-      await this.items.create({ batchId, messageId, ok });
+      await this.items.create({ batchId, messageId, ok, ...result, finishedAt: new Date() });
     } catch (e) {
       if ((e as { code?: number }).code === 11000) return;
       throw e;

@@ -17,7 +17,7 @@ import { cancelTurns } from '../../queues/turn-cancels.js';
 import { actorRecords, type ActorRecord } from '../../models/actor-record.js';
 import type { AnyKind } from './contract.js';
 import type { FeedData } from './turn.js';
-import { Batches, type BatchProgress } from './batches.js';
+import { Batches, type BatchProgress, type BatchResults } from './batches.js';
 import { liveWorkers } from './workers.js';
 
 /** A refusal the gateway turns into an HTTP status / MCP tool error. */
@@ -242,6 +242,10 @@ export class ActorClient {
 
   batch(batchId: string, ownerId: string): Promise<BatchProgress | undefined> {
     return this.batches.get(batchId, ownerId);
+  }
+
+  batchResults(batchId: string, ownerId: string, page: { after?: string; limit: number }): Promise<BatchResults | undefined> {
+    return this.batches.results(batchId, ownerId, page);
   }
 
   /**

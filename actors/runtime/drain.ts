@@ -170,7 +170,7 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
       await effects.flushEmits();
       if (env.replyStream && final.length) outbox.unshift({ kind: 'publish', stream: env.replyStream, events: final, notify: env.notify });
       if (env.lease) outbox.push({ kind: 'release', lease: env.lease });
-      if (env.batchId) outbox.push({ kind: 'batch', batchId: env.batchId, messageId: env.messageId, ok: final[0]?.e !== 'error' });
+      if (env.batchId) outbox.push(batchItem(env, final));
     }
     const set: Partial<ActorRecord> & { appliedSeq: string } = { appliedSeq: entry.entryId, outbox, updatedAt: new Date() };
     if (next !== undefined) set.state = next;
@@ -238,6 +238,12 @@ async function cancellableTurn(
   } finally {
     turn.done();
   }
+}
+
+/** A batch message's result: counted once, kept for GET /batches/:id/results. */
+export function batchItem(env: Envelope, final: StoredEvent[]): Extract<OutboxItem, { kind: 'batch' }> {
+  const ok = final[0]?.e !== 'error';
+  return { kind: 'batch', batchId: env.batchId!, messageId: env.messageId, ok, actorId: env.actor.id, outcome: ok ? { reply: final[0]?.d ?? null } : { error: final[0]?.d } };
 }
 
 /** Takes the fence and completes the last committed turn's effects if a crash cut them short. */

@@ -76,7 +76,7 @@ export class Effects {
         await this.redis.zrem(item.lease.key, item.lease.id);
         return;
       case 'batch':
-        await this.batches.record(item.batchId, item.messageId, item.ok);
+        await this.batches.record(item.batchId, item.messageId, item.ok, { actorId: item.actorId, ...item.outcome });
         return;
     }
   }

@@ -20,7 +20,7 @@ import type { Narrator } from '../llm/narration.js';
 import { offlineNarrator } from '../llm/offline-narrator.js';
 import { TurnCancels } from '../../queues/turn-cancels.js';
 import { Batches } from './batches.js';
-import { drainActor } from './drain.js';
+import { batchItem, drainActor } from './drain.js';
 import { ResidentActors } from './residents.js';
 import { DrainWakeups } from '../../queues/drain-wakeups.js';
 import { Effects } from './effects.js';
@@ -222,7 +222,7 @@ async function runService(kind: ServiceKind, job: Job, { effects, redis, logger,
   }
   const after = [];
   if (env.lease) after.push({ kind: 'release' as const, lease: env.lease });
-  if (env.batchId) after.push({ kind: 'batch' as const, batchId: env.batchId, messageId: env.messageId, ok: final[0].e !== 'error' });
+  if (env.batchId) after.push(batchItem(env, final));
   await effects.perform(after);
 }
 

@@ -144,6 +144,18 @@ describe('gateway and worker processes (HTTP, SSE, MCP)', function () {
     const final = await fetch(`${gateways[0]}/batches/${batchId}`, { headers: { authorization: `Bearer ${alice}` } });
     expect(await final.json()).to.deep.include({ done: 12, finished: true });
     expect((await fetch(`${gateways[0]}/batches/${batchId}`, { headers: { authorization: `Bearer ${bob}` } })).status).to.equal(404);
+    // Each message's reply, a page at a time, from any gateway.
+    const page = (await (await fetch(`${gateways[1]}/batches/${batchId}/results?limit=10`, { headers: { authorization: `Bearer ${alice}` } })).json()) as {
+      results: Array<{ actorId: string; ok: boolean; reply: { text: string } }>;
+      next: string;
+    };
+    const last = (await (await fetch(`${gateways[0]}/batches/${batchId}/results?limit=10&after=${page.next}`, { headers: { authorization: `Bearer ${alice}` } })).json()) as typeof page;
+    const texts = [...page.results, ...last.results].map((r) => r.reply.text).sort();
+    expect(texts).to.deep.equal(messages.map((m) => m.payload.text).sort());
+    expect(last.next).to.equal(null);
+    expect([...page.results, ...last.results].every((r) => r.ok && r.actorId.startsWith('batch-'))).to.equal(true);
+    expect((await fetch(`${gateways[0]}/batches/${batchId}/results`, { headers: { authorization: `Bearer ${bob}` } })).status).to.equal(404);
+    expect((await fetch(`${gateways[0]}/batches/${batchId}/results?after=nope`, { headers: { authorization: `Bearer ${alice}` } })).status).to.equal(400);
   });
 
   it('shuts every process down cleanly on SIGTERM', async function () {

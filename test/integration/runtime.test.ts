@@ -132,6 +132,17 @@ describe('actor runtime (in-process worker, real Redis, embedded Mongo)', functi
     expect(seen[seen.length - 1].event).to.equal('done');
     expect(await client.batch(batchId, 'u1')).to.deep.include({ total: 10, done: 10, failed: 0, finished: true });
     expect(await client.batch(batchId, 'u2')).to.equal(undefined);
+    // Every message's reply, a page at a time, in the order they finished.
+    const first = (await client.batchResults(batchId, 'u1', { limit: 6 }))!;
+    expect(first.results).to.have.length(6);
+    const rest = (await client.batchResults(batchId, 'u1', { after: first.next!, limit: 6 }))!;
+    expect(rest.results).to.have.length(4);
+    expect(rest.next).to.equal(null);
+    const all = [...first.results, ...rest.results];
+    expect(new Set(all.map((r) => r.messageId)).size).to.equal(10);
+    expect(all.every((r) => r.ok && typeof (r.reply as { count?: unknown }).count === 'number')).to.equal(true);
+    expect(all.filter((r) => r.actorId === `${run}-batch-0`).map((r) => (r.reply as { count: number }).count)).to.deep.equal([1, 2, 3, 4]);
+    expect(await client.batchResults(batchId, 'u2', { limit: 6 })).to.equal(undefined);
   });
 
   it('double texting: a kind set to reject answers conflict while a message is pending; the default kind queues it', async function () {
