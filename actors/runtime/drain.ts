@@ -137,6 +137,7 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
       } else {
         firstTime = true;
         const replyStream = env.replyStream;
+        const started = performance.now();
         try {
           const turnEnv = env;
           const outcome = await cancellableTurn(kind, ref, turnEnv, state, deps, (cancel) =>
@@ -163,6 +164,7 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
           if (err instanceof TurnAborted) return 'interrupted';
           throw err;
         }
+        logger.debug({ kind: ref.kind, actor: ref.id, messageId: env.messageId, ms: Math.round(performance.now() - started), outcome: outcomeOf(final) }, 'turn');
         if (ownerId === undefined && final[0]?.e !== 'error') ownerId = env.ownerId;
         outbox.unshift({ kind: 'applied', messageId: env.messageId, events: final });
       }
@@ -239,6 +241,9 @@ async function cancellableTurn(
     turn.done();
   }
 }
+
+/** `reply`, or the error's code (`turn_failed`, `cancelled`, …), for the per-turn debug line. */
+export const outcomeOf = (final: StoredEvent[]): string => (final[0]?.e === 'error' ? String((final[0].d as { code?: unknown } | null)?.code ?? 'error') : 'reply');
 
 /** A batch message's result: counted once, kept for GET /batches/:id/results. */
 export function batchItem(env: Envelope, final: StoredEvent[]): Extract<OutboxItem, { kind: 'batch' }> {

@@ -20,7 +20,7 @@ import type { Narrator } from '../llm/narration.js';
 import { offlineNarrator } from '../llm/offline-narrator.js';
 import { TurnCancels } from '../../queues/turn-cancels.js';
 import { Batches } from './batches.js';
-import { batchItem, drainActor } from './drain.js';
+import { batchItem, drainActor, outcomeOf } from './drain.js';
 import { ResidentActors } from './residents.js';
 import { DrainWakeups } from '../../queues/drain-wakeups.js';
 import { Effects } from './effects.js';
@@ -195,6 +195,7 @@ async function runService(kind: ServiceKind, job: Job, { effects, redis, logger,
   const schema = kind.messages[env.type];
   const payload = schema?.safeParse(env.payload);
   let final: Array<{ e: string; d: unknown }>;
+  const started = performance.now();
   if (env.deadline !== undefined && Date.now() > env.deadline) {
     final = [errorEvent('deadline_exceeded', 'the request waited past its deadline')];
   } else if (!schema || !payload?.success) {
@@ -215,6 +216,7 @@ async function runService(kind: ServiceKind, job: Job, { effects, redis, logger,
       }
     }
   }
+  logger.debug({ kind: kind.kind, messageId: env.messageId, ms: Math.round(performance.now() - started), outcome: outcomeOf(final) }, 'request');
   if (stream) {
     // Partial events are out before the answer.
     await effects.flushEmits();

@@ -162,4 +162,19 @@ describe('fencing of concurrent drains', function () {
     expect((record!.state as CounterState).seen).to.deep.equal([0, 1, 2, 3]);
     await fixture.mailboxes.drainQueue('counter').obliterate({ force: true });
   });
+
+  it('logs one debug line per turn: kind, actor, message, duration and outcome', async function () {
+    const actor = { kind: 'counter', id: `logged-${Date.now()}` };
+    const lines: Array<{ obj: Record<string, unknown>; msg?: string }> = [];
+    const quiet = () => undefined;
+    const logger = { info: quiet, warn: quiet, error: quiet, debug: (obj: object, msg?: string) => lines.push({ obj: obj as Record<string, unknown>, msg }) };
+    const sent = envelope({ actor, ownerId: 'u1', type: 'add', payload: { n: 1 } });
+    await fixture.mailboxes.post(sent);
+    await fixture.mailboxes.post(envelope({ actor, ownerId: 'u1', type: 'add', payload: { n: 'not a number' } }));
+    expect(await drainActor(counterKind as ActorKind<unknown>, actor, { ...deps(), logger })).to.equal('drained');
+    const turns = lines.filter((line) => line.msg === 'turn');
+    expect(turns.map((t) => t.obj.outcome)).to.deep.equal(['reply', 'bad_request']);
+    expect(turns[0]!.obj).to.include({ kind: 'counter', actor: actor.id, messageId: sent.messageId });
+    expect(turns[0]!.obj.ms).to.be.a('number');
+  });
 });
