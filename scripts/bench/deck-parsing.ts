@@ -21,6 +21,19 @@ function timed(run: () => void): number {
   return performance.now() - started;
 }
 
+/** Typed card names built to make a matcher backtrack or allocate (the unit tests check their answers). */
+export const HOSTILE_NAMES = [`a 2XM ${'1'.repeat(50_000)}!`, '['.repeat(100_000), ' 2XM 1'.repeat(15_000), `${'a / '.repeat(20_000)}`, ' *F*'.repeat(20_000)];
+
+/** Deck texts at the size limits, built the same way. */
+export const HOSTILE_DECK_TEXTS = [
+  '['.repeat(DECK_TEXT_LIMITS.maxChars - 10),
+  Array.from({ length: 199 }, () => `1 ${'['.repeat(490)}`).join('\n'),
+  Array.from({ length: 199 }, () => `1 Bolt${' *F*'.repeat(120)}`).join('\n'),
+  Array.from({ length: 199 }, () => `${'a '.repeat(245)}!`).join('\n'),
+  Array.from({ length: 199 }, () => `${'x1 '.repeat(160)}x`).join('\n'),
+  Array.from({ length: 199 }, () => `1 Bolt ${'^a'.repeat(240)}`).join('\n'),
+];
+
 export function measureDeckParsing() {
   const raw = JSON.parse(gunzipSync(readFileSync(join(MTG_DATA_DIR, 'cards.json.gz'))).toString('utf8')) as Array<{ name: string; full_name?: string | null }>;
   const catalogue = raw.map((each) => ({ name: each.name, full_name: each.full_name ?? null, lookup_keys: cardLookupKeys(each.name, each.full_name) }));
@@ -29,17 +42,8 @@ export function measureDeckParsing() {
   for (const typo of typos.slice(0, 10)) matcher.suggest(typo);
   const suggestMs = timed(() => typos.forEach((typo) => matcher.suggest(typo))) / typos.length;
 
-  const hostileNames = [`a 2XM ${'1'.repeat(50_000)}!`, '['.repeat(100_000), ' 2XM 1'.repeat(15_000), `${'a / '.repeat(20_000)}`, ' *F*'.repeat(20_000)];
-  const hostileNamesMs = timed(() => hostileNames.forEach((typed) => (matcher.find(typed), matcher.suggest(typed))));
-  const hostileTexts = [
-    '['.repeat(DECK_TEXT_LIMITS.maxChars - 10),
-    Array.from({ length: 199 }, () => `1 ${'['.repeat(490)}`).join('\n'),
-    Array.from({ length: 199 }, () => `1 Bolt${' *F*'.repeat(120)}`).join('\n'),
-    Array.from({ length: 199 }, () => `${'a '.repeat(245)}!`).join('\n'),
-    Array.from({ length: 199 }, () => `${'x1 '.repeat(160)}x`).join('\n'),
-    Array.from({ length: 199 }, () => `1 Bolt ${'^a'.repeat(240)}`).join('\n'),
-  ];
-  const hostileTextsMs = timed(() => hostileTexts.forEach((text) => parseDeckText(text)));
+  const hostileNamesMs = timed(() => HOSTILE_NAMES.forEach((typed) => (matcher.find(typed), matcher.suggest(typed))));
+  const hostileTextsMs = timed(() => HOSTILE_DECK_TEXTS.forEach((text) => parseDeckText(text)));
   return {
     catalogue_cards: catalogue.length,
     suggest_ms_per_unmatched_name: round(suggestMs),

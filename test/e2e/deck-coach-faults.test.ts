@@ -13,7 +13,7 @@ import { expect } from 'chai';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { deferred, pollUntil, withDeadline } from '../support/async.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../support/fake-openai-server.js';
-import { runTroupe, spawnTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
+import { createUserKey, spawnTroupe, startSeededMongo, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
 import { freePort } from '../support/troupe-mongo-process.js';
 import { deleteRedisPrefix } from '../support/redis-prefix.js';
 
@@ -180,14 +180,8 @@ describe('deck coach under faults: worker crash and cancel mid-turn (real proces
       COACH_MCP_HEADER: '',
       GATEWAY_URL: '',
     });
-    const mongo = spawnTroupe(['mongo', '--port', String(mongoPort)], env);
-    processes.push(mongo);
-    await pollUntil(() => mongo.stdout().includes('listening'), { timeoutMs: 30_000, what: 'troupe mongo' });
-    const seeded = await runTroupe(['seed', 'mtg'], env, processes, 120_000);
-    expect(seeded.code, seeded.stderr).to.equal(0);
-    const created = await runTroupe(['users', 'create', 'faulty-player'], env, processes, 30_000);
-    key = /trp_[A-Za-z0-9_-]+/.exec(created.stdout)?.[0] ?? '';
-    expect(key, created.stdout + created.stderr).to.not.equal('');
+    await startSeededMongo(mongoPort, env, processes);
+    key = await createUserKey('faulty-player', env, processes);
     // The gateway serves the tools; only the workers talk to the model.
     const gateway = spawnTroupe(['gateway'], { ...env, PORT: String(port) });
     processes.push(gateway);

@@ -16,7 +16,7 @@ import { CallToolResultSchema, type CallToolResult, type Progress } from '@model
 import { expect } from 'chai';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { pollUntil } from '../support/async.js';
-import { runTroupe, spawnTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
+import { createUserKey, spawnTroupe, startSeededMongo, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
 import { freePort } from '../support/troupe-mongo-process.js';
 import { deleteRedisPrefix } from '../support/redis-prefix.js';
 
@@ -174,19 +174,9 @@ describe('deck coach on a running troupe (HTTP, SSE and MCP, offline)', function
       COACH_MCP_HEADER: '',
       GATEWAY_URL: '',
     });
-    const mongo = spawnTroupe(['mongo', '--port', String(mongoPort)], env);
-    processes.push(mongo);
-    await pollUntil(() => mongo.stdout().includes('listening'), { timeoutMs: 30_000, what: 'troupe mongo' });
-    const seeded = await runTroupe(['seed', 'mtg'], env, processes, 120_000);
-    expect(seeded.code, seeded.stderr).to.equal(0);
-    const createUser = async (name: string): Promise<string> => {
-      const created = await runTroupe(['users', 'create', name], env, processes, 30_000);
-      const found = /trp_[A-Za-z0-9_-]+/.exec(created.stdout)?.[0];
-      expect(found, created.stdout + created.stderr).to.be.a('string');
-      return found!;
-    };
-    key = await createUser('coach-player');
-    otherKey = await createUser('coach-rival');
+    await startSeededMongo(mongoPort, env, processes);
+    key = await createUserKey('coach-player', env, processes);
+    otherKey = await createUserKey('coach-rival', env, processes);
     const troupe = spawnTroupe(['start'], env);
     processes.push(troupe);
     base = `http://127.0.0.1:${port}`;

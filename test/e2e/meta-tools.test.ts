@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import { pollUntil } from '../support/async.js';
-import { runTroupe, spawnTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
+import { createUserKey, spawnTroupe, startSeededMongo, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
 import { freePort } from '../support/troupe-mongo-process.js';
 
 const MODERN_DECK = `Deck
@@ -72,14 +72,8 @@ describe('MTG meta tools over MCP on a running troupe', function () {
       PORT: String(port),
       HOST: '127.0.0.1',
     });
-    const mongo = spawnTroupe(['mongo', '--port', String(mongoPort)], env);
-    processes.push(mongo);
-    await pollUntil(() => mongo.stdout().includes('listening'), { timeoutMs: 30_000, what: 'troupe mongo' });
-    const seeded = await runTroupe(['seed', 'mtg'], env, processes, 120_000);
-    expect(seeded.code, seeded.stderr).to.equal(0);
-    const created = await runTroupe(['users', 'create', 'coach'], env, processes, 30_000);
-    key = /trp_[A-Za-z0-9_-]+/.exec(created.stdout)?.[0] ?? '';
-    expect(key, created.stdout + created.stderr).to.not.equal('');
+    await startSeededMongo(mongoPort, env, processes);
+    key = await createUserKey('coach', env, processes);
     processes.push(spawnTroupe(['start'], env));
     base = `http://127.0.0.1:${port}`;
     await pollUntil(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200, { timeoutMs: 60_000, what: `${base}/readyz` });

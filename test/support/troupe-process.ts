@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { withDeadline } from './async.js';
+import { expect } from 'chai';
+import { pollUntil, withDeadline } from './async.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -70,4 +71,21 @@ export async function runTroupe(
   spawned.push(child);
   const { code } = await withDeadline(child.exited, timeoutMs, `troupe ${args.join(' ')} to exit`);
   return { code, stdout: child.stdout(), stderr: child.stderr() };
+}
+
+/** `troupe mongo` on `port`, with the bundled MTG dataset loaded into the database `env` names. */
+export async function startSeededMongo(port: number, env: NodeJS.ProcessEnv, spawned: TroupeProcess[]): Promise<void> {
+  const mongo = spawnTroupe(['mongo', '--port', String(port)], env);
+  spawned.push(mongo);
+  await pollUntil(() => mongo.stdout().includes('listening'), { timeoutMs: 30_000, what: 'troupe mongo' });
+  const seeded = await runTroupe(['seed', 'mtg'], env, spawned, 120_000);
+  expect(seeded.code, seeded.stderr).to.equal(0);
+}
+
+/** Creates a user with `troupe users create` and returns the API key it prints once. */
+export async function createUserKey(name: string, env: NodeJS.ProcessEnv, spawned: TroupeProcess[]): Promise<string> {
+  const created = await runTroupe(['users', 'create', name], env, spawned, 30_000);
+  const key = /trp_[A-Za-z0-9_-]+/.exec(created.stdout)?.[0];
+  expect(key, created.stdout + created.stderr).to.be.a('string');
+  return key!;
 }

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { cardLookupKey } from '../../../models/mtg/card-lookup-key.js';
+import { HOSTILE_DECK_TEXTS } from '../../../scripts/bench/deck-parsing.js';
 import {
   DECK_TEXT_LIMITS,
   DeckTextError,
@@ -408,15 +409,7 @@ describe('parseDeckText', () => {
 
   // How fast is measured by bench:meta (deck_parsing); a catastrophic slowdown would hit mocha's timeout here.
   it('parses hostile text at the size limits', () => {
-    const hostile = [
-      '['.repeat(DECK_TEXT_LIMITS.maxChars - 10),
-      Array.from({ length: 199 }, () => `1 ${'['.repeat(490)}`).join('\n'),
-      Array.from({ length: 199 }, () => `1 Bolt${' *F*'.repeat(120)}`).join('\n'),
-      Array.from({ length: 199 }, () => `${'a '.repeat(245)}!`).join('\n'),
-      Array.from({ length: 199 }, () => `${'x1 '.repeat(160)}x`).join('\n'),
-      Array.from({ length: 199 }, () => `1 Bolt ${'^a'.repeat(240)}`).join('\n'),
-    ];
-    for (const text of hostile) expect(parseDeckText(text)).to.be.an('object');
+    for (const text of HOSTILE_DECK_TEXTS) expect(parseDeckText(text)).to.be.an('object');
   });
 
   it('accepts 99 copies and rejects 100', () => {
