@@ -11,6 +11,8 @@ export interface MongoCommandOptions {
   host: string;
   /** Journal directory; absent = memory only. */
   dbpath?: string;
+  /** Accept test-only commands (configureFailPoint, waitForFailPoint), like mongod's enableTestCommands=1. */
+  enableTestCommands?: boolean;
 }
 
 /** `troupe mongo`: the embedded MongoDB-compatible server on its own, until SIGINT/SIGTERM. */
@@ -25,6 +27,7 @@ export async function runMongo(options: MongoCommandOptions, config: Config): Pr
     port: options.port,
     host: options.host,
     dbpath,
+    enableTestCommands: options.enableTestCommands === true,
     logger: logger.child({ component: 'embedded-mongo' }),
   }).catch((error: unknown) => {
     throw new MongoUnavailableError(

@@ -6,16 +6,22 @@
 import { writeConflict } from './errors.js';
 import { compileFilter } from './query/filter.js';
 import { plan, type Plan } from './query/planner.js';
+import { noTextIndexCollection, splitTextFilter, textIndexRequired, textSearch, type TextFilter, type TextSearchStats } from './query/text.js';
 import { duplicateIdError, ID_INDEX, idKeyOf, type Collection } from './store/collection.js';
 import { lockKey, type Engine } from './store/engine.js';
 import { type IndexSpec } from './store/indexes.js';
 import { type Transaction } from './sessions.js';
+import { isTextSpec, TextSpec } from './text/spec.js';
 import { type Doc } from './values.js';
 
 export interface FindOptions {
   variables?: Doc;
   /** Stop after this many matches (only when no sort follows). */
   limit?: number;
+  /** Receives each returned document's text score when the filter has a `$text` clause. */
+  textScores?: Map<Doc, number>;
+  /** Receives what a `$text` search examined (explain). */
+  textStats?: TextSearchStats;
 }
 
 export interface CollectionAccess {
@@ -82,10 +88,19 @@ export class DirectAccess implements CollectionAccess {
 
   find(filter: Doc | undefined, options: FindOptions = {}): Doc[] {
     const coll = this.coll;
+    const text = splitTextFilter(filter);
+    if (text) return this.findText(coll, text, options);
     const p = plan(coll, filter);
     if (!coll) return [];
     const candidates = p.idKeys ? p.idKeys.map((k) => coll.docs.get(k)!).filter(Boolean) : coll.docs.values();
     return matchAll(candidates, filter, p.exact, options);
+  }
+
+  private findText(coll: Collection | undefined, text: TextFilter, options: FindOptions): Doc[] {
+    if (!coll) throw noTextIndexCollection(this.ns);
+    const index = coll.textIndex();
+    if (!index) throw textIndexRequired();
+    return textSearch({ spec: index.text, index, fetch: (idKey) => coll.docs.get(idKey) }, text, { ...options, stats: options.textStats });
   }
 
   insert(doc: Doc) {
@@ -157,6 +172,8 @@ export class TransactionAccess implements CollectionAccess {
 
   find(filter: Doc | undefined, options: FindOptions = {}): Doc[] {
     const coll = this.coll;
+    const text = splitTextFilter(filter);
+    if (text) return this.findText(coll, text, options);
     const p = plan(coll, filter);
     const idKeys = new Set<string>(p.idKeys ?? coll?.docs.keys() ?? []);
     for (const k of this.before?.keys() ?? []) idKeys.add(k);
@@ -167,6 +184,43 @@ export class TransactionAccess implements CollectionAccess {
       if (doc) candidates.push(doc);
     }
     return matchAll(candidates, filter, false, options);
+  }
+
+  /**
+   * A text search as this transaction sees the collection: the committed index answers for documents
+   * whose committed version is the visible one; the transaction's own writes and the versions preserved
+   * for its snapshot are scored directly.
+   */
+  private findText(coll: Collection | undefined, text: TextFilter, options: FindOptions): Doc[] {
+    if (!this.exists()) throw noTextIndexCollection(this.ns);
+    const committed = coll?.textIndex();
+    const spec = committed?.text ?? this.pendingTextSpec();
+    if (!spec) throw textIndexRequired();
+    const own = this.own;
+    const before = this.before;
+    const changed = new Set<string>([...(own?.keys() ?? []), ...(before?.keys() ?? [])]);
+    const extra: Doc[] = [];
+    for (const idKey of changed) {
+      const doc = this.visible(idKey);
+      if (doc) extra.push(doc);
+    }
+    return textSearch(
+      {
+        spec,
+        index: committed,
+        fetch: (idKey) => coll?.docs.get(idKey),
+        shadowed: (idKey) => changed.has(idKey),
+        extra,
+      },
+      text,
+      { ...options, stats: options.textStats },
+    );
+  }
+
+  /** The text index of a collection this transaction creates (not built until commit). */
+  private pendingTextSpec(): TextSpec | undefined {
+    const spec = this.txn.createdCollections.get(this.ns)?.indexes.find(isTextSpec);
+    return spec ? new TextSpec(spec) : undefined;
   }
 
   /** Takes the write lock on a document, or fails with WriteConflict as MongoDB does. */
@@ -185,6 +239,8 @@ export class TransactionAccess implements CollectionAccess {
     }
     const coll = this.coll;
     if (!coll) return;
+    // A document the text index could not hold fails now, as in MongoDB, rather than at commit.
+    coll.textIndex()?.validate(doc);
     for (const index of coll.indexes.values()) {
       if (!index.unique) continue;
       for (const { key, values } of index.keysOf(doc)) {

@@ -2,6 +2,7 @@
 import { Timestamp } from 'bson';
 import { type CollectionAccess } from './access.js';
 import { type CursorRegistry } from './cursors.js';
+import { type FailPointRegistry } from './fail-points.js';
 import { type Session, type SessionRegistry, type Transaction } from './sessions.js';
 import { type Engine } from './store/engine.js';
 import { type Doc } from './values.js';
@@ -40,7 +41,21 @@ export interface ServerState {
   setName: string;
   startedAt: Date;
   transactionLifetimeLimitMs: number;
+  /** mongod's `--setParameter enableTestCommands=1`: configureFailPoint and waitForFailPoint exist. */
+  enableTestCommands: boolean;
+  failPoints: FailPointRegistry;
   logger: EmbeddedLogger;
+}
+
+/** One client connection, as commands see it. */
+export interface ClientConnection {
+  readonly id: number;
+  /** `client.application.name` from the connection's first hello / isMaster, if the client sent one. */
+  appName?: string;
+  /** Aborted when the connection closes. */
+  readonly closed: AbortSignal;
+  /** Ends the connection without a reply (failCommand's `closeConnection`). */
+  close(): void;
 }
 
 export interface CommandContext {
@@ -48,6 +63,7 @@ export interface CommandContext {
   db: string;
   body: Doc;
   connectionId: number;
+  connection: ClientConnection;
   session?: Session;
   txn?: Transaction;
   access(collection: string): CollectionAccess;

@@ -6,6 +6,7 @@
 import net from 'node:net';
 import { CursorRegistry } from './cursors.js';
 import { LogicalClock, type EmbeddedLogger, type ServerState } from './context.js';
+import { FailPointRegistry } from './fail-points.js';
 import { serveConnection } from './server.js';
 import { SessionRegistry } from './sessions.js';
 import { abortTransaction } from './commands/transactions.js';
@@ -26,6 +27,12 @@ export interface EmbeddedMongoOptions {
   ttlMonitorIntervalMs?: number;
   /** Open transactions are aborted after this long. Default 60 (MongoDB's transactionLifetimeLimitSeconds). */
   transactionLifetimeLimitSeconds?: number;
+  /**
+   * Accept MongoDB's test-only commands (`configureFailPoint` with the `failCommand` fail point,
+   * `waitForFailPoint`), like mongod's `--setParameter enableTestCommands=1`. Default false: they
+   * then fail with 59 CommandNotFound, as on a mongod without it.
+   */
+  enableTestCommands?: boolean;
   logger?: EmbeddedLogger;
 }
 
@@ -61,6 +68,8 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     setName: options.replicaSetName ?? 'rs0',
     startedAt: new Date(),
     transactionLifetimeLimitMs: (options.transactionLifetimeLimitSeconds ?? 60) * 1000,
+    enableTestCommands: options.enableTestCommands === true,
+    failPoints: new FailPointRegistry(),
     logger,
   };
   state.clock.tick();
@@ -99,7 +108,10 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
   const hostForUri = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   const uri = `mongodb://${hostForUri}:${state.port}/?replicaSet=${state.setName}`;
   if (host === '0.0.0.0' || host === '::') state.host = hostForUri;
-  logger.info({ uri, dbpath: options.dbpath ?? null }, 'embedded MongoDB-compatible server listening');
+  logger.info(
+    { uri, dbpath: options.dbpath ?? null, ...(state.enableTestCommands ? { enableTestCommands: true } : {}) },
+    'embedded MongoDB-compatible server listening',
+  );
 
   let stopped: Promise<void> | undefined;
   return {
@@ -110,6 +122,8 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
       stopped ??= (async () => {
         clearInterval(ttl);
         clearInterval(housekeeping);
+        // Commands blocked by failCommand end with InterruptedAtShutdown instead of running later.
+        state.failPoints.stop();
         for (const session of state.sessions.all()) if (session.transaction) abortTransaction(state, session.transaction, 'server shutting down');
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

@@ -1,7 +1,7 @@
 /** The TCP side: frames messages off each connection, runs them in order, writes replies back. */
 import net from 'node:net';
 import { runCommand } from './commands/index.js';
-import { type ServerState } from './context.js';
+import { type ClientConnection, type ServerState } from './context.js';
 import { encodeMsg, encodeReply, MAX_MESSAGE_SIZE_BYTES, parseMessage, WireError } from './wire.js';
 import { type Doc } from './values.js';
 
@@ -13,8 +13,21 @@ export function serveConnection(state: ServerState, socket: net.Socket) {
   let buffered = Buffer.alloc(0);
   // Requests on one connection are answered in order; a connection never has two commands running.
   let queue: Promise<void> = Promise.resolve();
+  const closing = new AbortController();
+  let endedByServer = false;
+  const connection: ClientConnection = {
+    id: connectionId,
+    closed: closing.signal,
+    close() {
+      endedByServer = true;
+      socket.destroy();
+    },
+  };
+  socket.once('close', () => closing.abort());
 
   const handle = async (message: Buffer) => {
+    // Once the server ended the connection (failCommand's closeConnection), what was queued is dropped.
+    if (endedByServer) return;
     let request;
     try {
       request = parseMessage(message);
@@ -30,13 +43,13 @@ export function serveConnection(state: ServerState, socket: net.Socket) {
     }
     if (request.kind === 'query') {
       const db = request.collection.split('.')[0];
-      const reply = await runCommand(state, db, request.query, connectionId);
+      const reply = await runCommand(state, db, request.query, connection);
       if (!socket.destroyed) socket.write(encodeReply(request.requestId, [reply]));
       return;
     }
     const db = typeof request.body.$db === 'string' ? request.body.$db : 'admin';
     const body: Doc = request.body;
-    const reply = await runCommand(state, db, body, connectionId);
+    const reply = await runCommand(state, db, body, connection);
     if (!request.moreToCome && !socket.destroyed) socket.write(encodeMsg(request.requestId, reply));
   };
 

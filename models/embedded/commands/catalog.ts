@@ -3,6 +3,7 @@ import { Query } from 'mingo';
 import { UUID } from 'bson';
 import { type CommandContext, type CommandHandler } from '../context.js';
 import {
+  MongoCommandError,
   badValue,
   indexKeySpecsConflict,
   indexNotFound,
@@ -16,6 +17,7 @@ import {
 import { checkedOperand } from '../query/filter.js';
 import { ID_INDEX } from '../store/collection.js';
 import { indexName, type IndexSpec } from '../store/indexes.js';
+import { isTextKey, isTextSpec, normalizeTextIndexSpec, TEXT_INDEX_OPTIONS } from '../text/spec.js';
 import { isPlainObject, keyOf, numberOf, type Doc } from '../values.js';
 import { collectionName, docArray, optionalDoc, rejectUnsupported } from './arguments.js';
 
@@ -74,9 +76,21 @@ export const dropDatabase: CommandHandler = (ctx) => {
 
 const INDEX_OPTIONS = new Set(['v', 'key', 'name', 'unique', 'sparse', 'partialFilterExpression', 'expireAfterSeconds', 'background', 'hidden', 'ns']);
 
+/** A text index: MongoDB's stored form (see text/spec.ts); unique, partial and TTL text indexes are refused. */
+function normalizeTextSpec(raw: Doc): IndexSpec {
+  for (const option of Object.keys(raw)) {
+    if (!INDEX_OPTIONS.has(option) && !TEXT_INDEX_OPTIONS.has(option)) throw unsupported(`the index option '${option}'`);
+  }
+  if (raw.unique) throw unsupported('a unique text index');
+  if (raw.partialFilterExpression !== undefined) throw unsupported('a partial text index (partialFilterExpression)');
+  if (raw.expireAfterSeconds !== undefined) throw invalidOptions('TTL indexes are single-field indexes, compound indexes do not support TTL');
+  return normalizeTextIndexSpec(raw, indexName, raw.sparse ? { sparse: true } : {});
+}
+
 function normalizeIndexSpec(raw: Doc): IndexSpec {
   const key = raw.key;
   if (!isPlainObject(key) || Object.keys(key).length === 0) throw badValue('Index key pattern must be a non-empty object');
+  if (isTextKey(key)) return normalizeTextSpec(raw);
   for (const [field, dir] of Object.entries(key)) {
     const n = numberOf(dir);
     if (n === undefined || n === 0) throw unsupported(`index type ${JSON.stringify(dir)} on '${field}' (only ascending/descending indexes)`);
@@ -97,6 +111,9 @@ function normalizeIndexSpec(raw: Doc): IndexSpec {
   }
   return spec;
 }
+
+const oneTextIndex = (existing: string) =>
+  new MongoCommandError(67, 'CannotCreateIndex', `only one text index per collection allowed, found existing text index "${existing}"`);
 
 const sameSpec = (a: IndexSpec, b: IndexSpec) => {
   const { v: _va, ...ra } = a;
@@ -119,11 +136,19 @@ export const createIndexes: CommandHandler = (ctx) => {
     const sameName = coll.indexes.get(spec.name);
     if (sameName) {
       if (sameSpec(sameName.spec, spec)) continue;
-      if (keyOf(sameName.spec.key) === keyOf(spec.key)) throw indexOptionsConflict(`An existing index has the same name as the requested index. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName.spec)}`);
-      throw indexKeySpecsConflict(`An existing index has the same name as the requested index but different key pattern. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName.spec)}`);
+      if (keyOf(sameName.spec.key) === keyOf(spec.key)) {
+        throw indexOptionsConflict(`An equivalent index already exists with the same name but different options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName.spec)}`);
+      }
+      throw indexKeySpecsConflict(`An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName.spec)}`);
     }
+    // Every text index without prefix fields has the key { _fts: 'text', _ftsx: 1 }: a second one lands here.
     const sameKey = [...coll.indexes.values()].find((i) => keyOf(i.spec.key) === keyOf(spec.key) && keyOf(i.spec.partialFilterExpression) === keyOf(spec.partialFilterExpression));
-    if (sameKey) throw indexOptionsConflict(`Index already exists with a different name: ${sameKey.name}`);
+    if (sameKey) {
+      if (sameSpec(sameKey.spec, { ...spec, name: sameKey.name })) throw indexOptionsConflict(`Index already exists with a different name: ${sameKey.name}`);
+      throw indexOptionsConflict(`An equivalent index already exists with a different name and options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameKey.spec)}`);
+    }
+    const text = coll.textIndex();
+    if (text && isTextSpec(spec)) throw oneTextIndex(text.name);
     engine.createIndex(coll, spec);
     created += 1;
   }
@@ -143,7 +168,12 @@ function createIndexesInTransaction(ctx: CommandContext, name: string, specs: In
   const createdAutomatically = !pending;
   if (!pending) txn.createdCollections.set(ns, (pending = { db: ctx.db, coll: name, indexes: [] }));
   const before = pending.indexes.length + 1;
-  for (const spec of specs) if (!pending.indexes.some((i) => i.name === spec.name)) pending.indexes.push(spec);
+  for (const spec of specs) {
+    if (pending.indexes.some((i) => i.name === spec.name)) continue;
+    const text = pending.indexes.find(isTextSpec);
+    if (text && isTextSpec(spec)) throw oneTextIndex(text.name);
+    pending.indexes.push(spec);
+  }
   return { createdCollectionAutomatically: createdAutomatically, numIndexesBefore: before, numIndexesAfter: pending.indexes.length + 1, ok: 1 };
 }
 

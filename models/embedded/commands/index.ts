@@ -3,7 +3,7 @@
  * retryable-write deduplication, the handler, durability, then cluster time on the reply.
  */
 import { DirectAccess, TransactionAccess } from '../access.js';
-import { type CommandContext, type CommandHandler, type ServerState } from '../context.js';
+import { type ClientConnection, type CommandContext, type CommandHandler, type ServerState } from '../context.js';
 import {
   commandNotFound,
   MongoCommandError,
@@ -15,6 +15,7 @@ import {
 import { Transaction } from '../sessions.js';
 import { isPlainObject, numberOf, Binary, Long, type Doc } from '../values.js';
 import * as catalog from './catalog.js';
+import { applyLabelsOverride, configureFailPoint, failCommandAfterRun, failCommandBeforeRun, waitForFailPoint, type FailCommandEffects } from './fail-command.js';
 import * as handshake from './handshake.js';
 import * as read from './read.js';
 import * as txns from './transactions.js';
@@ -59,6 +60,22 @@ const COMMANDS: Record<string, CommandHandler> = {
   abortTransaction: txns.abortTransactionCommand,
   endSessions: txns.endSessions,
 };
+
+/** Registered only with test commands enabled (mongod's `enableTestCommands=1`); otherwise 59, as there. */
+const TEST_COMMANDS: Record<string, CommandHandler> = {
+  configureFailPoint,
+  waitForFailPoint,
+};
+
+const handlerOf = (state: ServerState, name: string): CommandHandler | undefined =>
+  Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : state.enableTestCommands && Object.hasOwn(TEST_COMMANDS, name) ? TEST_COMMANDS[name] : undefined;
+
+/** The client metadata of a connection comes with its first hello / isMaster (legacy OP_QUERY included). */
+function noteClientMetadata(connection: ClientConnection, handler: CommandHandler, body: Doc) {
+  if (handler !== handshake.hello || connection.appName !== undefined || !isPlainObject(body.client)) return;
+  const application = body.client.application;
+  if (isPlainObject(application) && typeof application.name === 'string') connection.appName = application.name;
+}
 
 const RETRYABLE = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify']);
 const ALLOWED_IN_TRANSACTION = new Set([
@@ -108,25 +125,34 @@ function withClusterTime(state: ServerState, reply: Doc, wrote: boolean): Doc {
 }
 
 /** Runs one command and returns its reply document (errors become `{ ok: 0, ... }` replies). */
-export async function runCommand(state: ServerState, db: string, body: Doc, connectionId: number): Promise<Doc> {
+export async function runCommand(state: ServerState, db: string, body: Doc, connection: ClientConnection): Promise<Doc> {
   const name = Object.keys(body)[0];
-  const handler = name === undefined ? undefined : COMMANDS[name];
-  if (!handler) return withClusterTime(state, commandNotFound(name ?? '').toReply(), false);
+  const handler = name === undefined ? undefined : handlerOf(state, name);
+  if (!handler || name === undefined) return withClusterTime(state, commandNotFound(name ?? '').toReply(), false);
+  noteClientMetadata(connection, handler, body);
   const ctx: CommandContext = {
     state,
     db,
     body,
-    connectionId,
+    connectionId: connection.id,
+    connection,
     session: isPlainObject(body.lsid) ? state.sessions.get(body.lsid) : undefined,
     access: (coll: string) => (ctx.txn ? new TransactionAccess(state.engine, ctx.txn, db, coll) : new DirectAccess(state.engine, db, coll)),
   };
+  // Aliases (isMaster / hello, findandmodify / findAndModify, …) share a handler: failCommands may name any.
+  const sameCommand = (listed: string, running: string) => handlerOf(state, listed) !== undefined && handlerOf(state, listed) === handlerOf(state, running);
+  const faults: FailCommandEffects = {};
   let reply: Doc;
+  let ran = false;
   try {
+    // Before sessions and transactions are looked at, as in mongod: an injected error leaves them as they were.
+    if (state.enableTestCommands) await failCommandBeforeRun(ctx, name, sameCommand, faults);
     const readConcern = isPlainObject(body.readConcern) ? body.readConcern : undefined;
     if (readConcern?.level === 'snapshot' && body.autocommit !== false) throw unsupported('readConcern level "snapshot" outside a transaction (snapshot sessions)');
     if (readConcern?.level === 'linearizable' && (name === 'aggregate' || RETRYABLE.has(name))) {
       throw new MongoCommandError(2, 'BadValue', `readConcern level "linearizable" is not allowed for ${name} with writes`);
     }
+    ran = true; // from here on mongod waits for write concern, on errors too
     ctx.txn = transactionFor(state, ctx, name);
     const retryNumber = !ctx.txn && ctx.session && RETRYABLE.has(name) ? txnNumberOf(body.txnNumber) : undefined;
     const previous = ctx.session?.lastRetryable;
@@ -154,6 +180,10 @@ export async function runCommand(state: ServerState, db: string, body: Doc, conn
       state.logger.error({ err: e, command: name }, 'embedded mongo: command failed unexpectedly');
       reply = { ok: 0, errmsg: e instanceof Error ? e.message : String(e), code: 1, codeName: 'InternalError' };
     }
+  }
+  if (state.enableTestCommands) {
+    if (ran) reply = failCommandAfterRun(ctx, name, sameCommand, faults, reply);
+    reply = applyLabelsOverride(faults, reply);
   }
   return withClusterTime(state, reply, RETRYABLE.has(name) || name === 'commitTransaction');
 }

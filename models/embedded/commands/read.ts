@@ -7,7 +7,18 @@ import { badValue, failedToParse, MongoCommandError, operationNotSupportedInTran
 import { asCommandError, checkedOperand, compileFilter } from '../query/filter.js';
 import { fastGroup } from '../query/group.js';
 import { project } from '../query/projection.js';
-import { parseSort, sortDocs } from '../query/sort.js';
+import { parseSort, sortDocs, sortsByTextScore } from '../query/sort.js';
+import {
+  prepareTextPipeline,
+  splitMetaProjection,
+  splitTextFilter,
+  stripTextScoreField,
+  TEXT_SCORE_FIELD,
+  textScoreUnavailable,
+  textWinningPlan,
+  withScores,
+  type TextSearchStats,
+} from '../query/text.js';
 import { isExotic, isPlainObject, keyOf, restoreNumberTypes, newObjectId, remark, valuesAtPath, viewOf, cloneValue, type Doc } from '../values.js';
 import { collectionName, docArray, optionalDoc, optionalNumber, rejectUnsupported } from './arguments.js';
 
@@ -53,9 +64,13 @@ export const find: CommandHandler = (ctx) => {
     singleBatch = true;
   }
   const batchSize = optionalNumber(body.batchSize, 'batchSize');
-  const matched = access.find(filter, { variables: evaluateLet(optionalDoc(body.let, 'let')), limit: sort || !limit ? undefined : skip + limit });
-  let docs = sortDocs(matched, sort).slice(skip, limit ? skip + limit : undefined);
-  docs = project(docs, body.projection, filter);
+  const text = splitTextFilter(filter);
+  const { rest: projection, scoreFields } = splitMetaProjection(body.projection);
+  if (!text && (scoreFields.length || sortsByTextScore(sort))) throw textScoreUnavailable();
+  const textScores = text ? new Map<Doc, number>() : undefined;
+  const matched = access.find(filter, { variables: evaluateLet(optionalDoc(body.let, 'let')), limit: sort || !limit ? undefined : skip + limit, textScores });
+  const page = sortDocs(matched, sort, textScores).slice(skip, limit ? skip + limit : undefined);
+  const docs = withScores(project(page, projection, text ? text.rest : filter), scoreFields, (d) => textScores?.get(d), page);
   return cursorReply(ctx, `${ctx.db}.${name}`, docs, batchSize, singleBatch);
 };
 
@@ -221,6 +236,7 @@ export const aggregate: CommandHandler = async (ctx) => {
 
   let input: Doc[];
   let ns: string;
+  let textScores: Map<Doc, number> | undefined;
   if (body.aggregate === 1) {
     ns = `${ctx.db}.$cmd.aggregate`;
     const first = pipeline[0];
@@ -236,14 +252,21 @@ export const aggregate: CommandHandler = async (ctx) => {
     const access = ctx.access(name);
     checkHint(access, body.hint);
     const first = pipeline[0];
-    if (first && stageName(first) === '$match' && !JSON.stringify(first.$match).includes('"$expr"')) {
-      input = access.find(optionalDoc(first.$match, '$match'), { variables });
+    const firstMatch = first && stageName(first) === '$match' ? optionalDoc(first.$match, '$match') : undefined;
+    // A $text $match must come first (MongoDB's rule), and only the collection's text index answers it.
+    const text = splitTextFilter(firstMatch);
+    if (firstMatch && (text || !JSON.stringify(firstMatch).includes('"$expr"'))) {
+      if (text) textScores = new Map();
+      input = access.find(firstMatch, { variables, textScores });
       pipeline = pipeline.slice(1);
     } else {
       input = access.find(undefined);
     }
   }
-  const group = pipeline[0] && stageName(pipeline[0]) === '$group' ? fastGroup(pipeline[0]) : undefined;
+  const prepared = prepareTextPipeline(pipeline, textScores !== undefined);
+  pipeline = prepared.pipeline;
+  const scored = prepared.usesScore ? textScores : undefined;
+  const group = !scored && pipeline[0] && stageName(pipeline[0]) === '$group' ? fastGroup(pipeline[0]) : undefined;
   const grouped = group?.(input);
   if (grouped) {
     input = grouped;
@@ -258,11 +281,13 @@ export const aggregate: CommandHandler = async (ctx) => {
     });
     // Stages that only read their input may see the stored documents themselves; the others get copies.
     const readOnly = pipeline.every((stage) => READ_ONLY_STAGES.has(stageName(stage)));
-    results = aggregator.run(input.map((d) => (readOnly ? viewOf(d) : cloneValue(viewOf(d))))) as Doc[];
+    const view = scored ? (d: Doc) => ({ ...viewOf(d), [TEXT_SCORE_FIELD]: scored.get(d) ?? 0 }) : viewOf;
+    results = aggregator.run(input.map((d) => (readOnly ? view(d) : cloneValue(view(d))))) as Doc[];
   } catch (e) {
     throw asCommandError(e);
   }
   results = restoreTypesById(input, results, pipeline.some((st) => ['$lookup', '$graphLookup', '$unionWith'].includes(stageName(st))));
+  if (scored) stripTextScoreField(results);
   if (out) {
     writeOut(ctx, out, results);
     return { cursor: { firstBatch: [], id: Long.ZERO, ns }, ok: 1 };
@@ -287,6 +312,16 @@ export const explain: CommandHandler = (ctx) => {
             : command === 'findAndModify' ? optionalDoc(inner.query, 'query')
               : undefined;
   if (filter === undefined && !['find', 'count', 'distinct'].includes(command)) throw unsupported(`explain of ${command}`);
+  if (splitTextFilter(filter)) {
+    const stats: TextSearchStats = { keysExamined: 0, docsExamined: 0 };
+    const nReturned = access.find(filter, { textStats: stats }).length;
+    const keyPattern = access.indexSpecs().find((s) => s.name === stats.indexName)?.key ?? {};
+    return {
+      queryPlanner: { namespace: `${ctx.db}.${collection}`, parsedQuery: filter ?? {}, winningPlan: textWinningPlan(stats, keyPattern), rejectedPlans: [] },
+      executionStats: { executionSuccess: true, nReturned, totalKeysExamined: stats.keysExamined, totalDocsExamined: stats.docsExamined },
+      ok: 1,
+    };
+  }
   const p = access.explain(filter);
   const winningPlan = p.stage === 'IXSCAN' ? { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: p.index } } : { stage: p.stage };
   compileFilter(filter);

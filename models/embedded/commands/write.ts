@@ -3,7 +3,8 @@ import { type CollectionAccess } from '../access.js';
 import { type CommandContext, type CommandHandler } from '../context.js';
 import { badValue, failedToParse, MongoCommandError } from '../errors.js';
 import { project } from '../query/projection.js';
-import { parseSort, sortDocs } from '../query/sort.js';
+import { parseSort, sortDocs, sortsByTextScore } from '../query/sort.js';
+import { splitMetaProjection, splitTextFilter, textScoreUnavailable, withScores } from '../query/text.js';
 import { applyUpdate, validateUpdate } from '../query/update.js';
 import { upsertDocument } from '../query/upsert.js';
 import { isPlainObject, newObjectId, remark, sameValue, type Doc } from '../values.js';
@@ -170,9 +171,16 @@ export const findAndModify: CommandHandler = async (ctx) => {
   const variables = evaluateLet(optionalDoc(body.let, 'let'));
   const arrayFilters = body.arrayFilters === undefined ? undefined : docArray(body.arrayFilters, 'arrayFilters');
   const fields = body.fields;
-  const shown = (doc: Doc | null) => (doc && isPlainObject(fields) ? project([doc], fields, query)[0] : doc);
+  const text = splitTextFilter(query);
+  const { rest: projection, scoreFields } = splitMetaProjection(fields);
+  if (!text && (scoreFields.length || sortsByTextScore(sort))) throw textScoreUnavailable();
+  const textScores = text ? new Map<Doc, number>() : undefined;
+  let score: number | undefined;
+  const shown = (doc: Doc | null) =>
+    doc && isPlainObject(fields) ? withScores(project([doc], projection, text ? text.rest : query), scoreFields, () => score, [doc])[0] : doc;
 
-  const [target] = await afterLocks(access, () => sortDocs(access.find(query, { variables, limit: sort ? undefined : 1 }), sort).slice(0, 1));
+  const [target] = await afterLocks(access, () => sortDocs(access.find(query, { variables, limit: sort ? undefined : 1, textScores }), sort, textScores).slice(0, 1));
+  if (target) score = textScores?.get(target);
   if (remove) {
     if (target) access.remove(target);
     return { lastErrorObject: { n: target ? 1 : 0 }, value: shown(target ?? null), ok: 1 };

@@ -8,13 +8,13 @@ export interface Filter {
 }
 
 const UNSUPPORTED_OPERATORS: Record<string, string> = {
-  $text: 'the $text query operator (text search)',
+  $text: '$text below the top level of a filter (a top-level $text, or one in a top-level $and, is supported; MongoDB also allows it in an $or whose other branches are indexed, and nowhere else)',
   $near: 'the $near query operator (geospatial queries)',
   $nearSphere: 'the $nearSphere query operator (geospatial queries)',
   $geoWithin: 'the $geoWithin query operator (geospatial queries)',
   $geoIntersects: 'the $geoIntersects query operator (geospatial queries)',
   $where: 'the $where query operator (server-side JavaScript)',
-  $meta: 'the $meta operator (text search scores)',
+  $meta: "$meta other than { $meta: 'textScore' } (in a find projection or sort, or after a $text $match)",
 };
 
 /** Walks a filter/expression: rejects unsupported operators and Decimal128 operands; returns a view with plain numbers. */

@@ -2,7 +2,9 @@
 import { DuplicateKeyError } from '../errors.js';
 import { UUID } from 'bson';
 import { keyOf, type Doc } from '../values.js';
+import { isTextSpec } from '../text/spec.js';
 import { Index, type IndexKey, type IndexSpec } from './indexes.js';
+import { TextIndex } from './text-index.js';
 
 export const ID_INDEX: IndexSpec = { v: 2, key: { _id: 1 }, name: '_id_' };
 
@@ -45,7 +47,7 @@ export class Collection {
   /** Inserts or replaces; `prepared` must come from `prepare` for this very document. */
   write(idKey: string, doc: Doc, prepared: PreparedKeys) {
     const old = this.docs.get(idKey);
-    if (old) for (const index of this.indexes.values()) index.remove(idKey, index.keysOf(old));
+    if (old) for (const index of this.indexes.values()) index.unindex(idKey, old);
     this.docs.set(idKey, doc);
     for (const [index, keys] of prepared) index.add(idKey, keys);
   }
@@ -53,14 +55,14 @@ export class Collection {
   delete(idKey: string): Doc | undefined {
     const old = this.docs.get(idKey);
     if (!old) return undefined;
-    for (const index of this.indexes.values()) index.remove(idKey, index.keysOf(old));
+    for (const index of this.indexes.values()) index.unindex(idKey, old);
     this.docs.delete(idKey);
     return old;
   }
 
   /** Builds a new index over the existing documents; a unique violation leaves the collection unchanged. */
   addIndex(spec: IndexSpec): Index {
-    const index = new Index(this.ns, spec);
+    const index = isTextSpec(spec) ? new TextIndex(this.ns, spec) : new Index(this.ns, spec);
     for (const [idKey, doc] of this.docs) {
       const keys = index.keysOf(doc);
       if (index.unique) {
@@ -73,6 +75,12 @@ export class Collection {
     }
     this.indexes.set(spec.name, index);
     return index;
+  }
+
+  /** The collection's text index (MongoDB allows one). */
+  textIndex(): TextIndex | undefined {
+    for (const index of this.indexes.values()) if (index instanceof TextIndex) return index;
+    return undefined;
   }
 
   specs(): IndexSpec[] {

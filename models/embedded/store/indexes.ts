@@ -105,6 +105,11 @@ export class Index {
     }
   }
 
+  /** Takes a document (as it was indexed) out of the index. */
+  unindex(idKey: string, doc: Doc) {
+    this.remove(idKey, this.keysOf(doc));
+  }
+
   /** Ids whose first indexed field equals `value` (compound indexes only). */
   idsByPrefix(value: unknown): Iterable<string> {
     return this.prefixEntries?.get(keyOf(value)) ?? [];
