@@ -51,6 +51,13 @@ const FAILURE_STATUS: Record<string, number> = {
 
 export const failureStatus = (code: string): number => FAILURE_STATUS[code] ?? 422;
 
+/** A failure as the HTTP error it is: its status, and Retry-After when it says when to retry. */
+export function failureError(failure: ActorFailure): ApiError {
+  const retryAfter = failure.details.retryAfterSeconds;
+  const headers: Record<string, string> = typeof retryAfter === 'number' ? { 'Retry-After': String(Math.max(1, Math.ceil(retryAfter))) } : {};
+  return new ApiError(failureStatus(failure.code), failure.code, failure.message, failure.details, headers);
+}
+
 export type ActorAnswer = { ok: true; data: unknown } | { ok: false; failure: ActorFailure };
 
 export interface ActorCall {
@@ -80,6 +87,7 @@ export async function postMessage(deps: ActorCallDeps, call: Omit<ActorCall, 'si
     deps.client.validate({ actor, type: message.type, payload: message.payload });
     const sent = await deps.limits.enqueueAdmitted(user.id, kind, (lease) =>
       deps.client.send({ actor, ownerId: user.id, type: message.type, payload: message.payload, lease }),
+      message.type,
     );
     return { ok: true, messageId: sent.messageId, replyStream: sent.replyStream };
   } catch (thrown) {

@@ -117,6 +117,7 @@ export function createActorRouter(deps: ActorRoutesDeps): Router<GatewayState> {
     const started = Date.now();
     const sent = await limits.enqueueAdmitted(user.id, kind, (lease) =>
       client.send({ actor, ownerId: user.id, type: body.type, payload: body.payload, idempotencyKey, timeoutMs: body.timeoutMs, lease }).catch(runtimeError),
+      body.type,
     );
     ctx.set('X-Message-Id', sent.messageId);
     await answer(ctx, kind.kind, sent.replyStream, started);

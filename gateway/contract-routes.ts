@@ -7,6 +7,8 @@
  *            code and gets its status.
  *   `reads`  e.g. GET /conversations/:id — the owner's view of the committed state, without a turn.
  *   `cancels` e.g. POST /conversations/:id/cancel — aborts the running turn (its caller gets `cancelled`).
+ *   `batches` e.g. POST /documents — many messages as one batch job, answered 202 with where to follow it;
+ *            upload routes also take multipart/form-data files.
  *   `feeds`  e.g. GET /games/:id/events — SSE of one actor's feed: an optional `snapshot` first, then
  *            every entry meant for everyone or for the caller, resumable with Last-Event-ID.
  */
@@ -16,11 +18,23 @@ import { z } from 'zod';
 import { ActorId } from '../queues/envelope.js';
 import type { ActorClient } from '../actors/runtime/client.js';
 import { RuntimeError } from '../actors/runtime/client.js';
-import { RequestError, type ActorKind, type ActorMessage, type AnyKind, type CancelRouteContract, type FeedRouteContract, type HttpRouteContract, type StateRouteContract } from '../actors/runtime/contract.js';
+import {
+  RequestError,
+  type ActorKind,
+  type ActorMessage,
+  type AnyKind,
+  type BatchRouteContract,
+  type CancelRouteContract,
+  type FeedRouteContract,
+  type HttpRouteContract,
+  type StateRouteContract,
+} from '../actors/runtime/contract.js';
 import type { ReplyEvent } from '../queues/reply-stream.js';
-import { callActor, DEFAULT_REPLY_IDLE_TIMEOUT_MS, failureOf, failureStatus, postMessage, type ActorCallDeps } from './actor-call.js';
+import { callActor, DEFAULT_REPLY_IDLE_TIMEOUT_MS, failureError, failureOf, postMessage, type ActorCallDeps } from './actor-call.js';
 import { ApiError } from './error-response.js';
+import type { UserLimits } from './limits.js';
 import { lastEventIdOf, streamEvents } from './sse.js';
+import { readUploadBody } from './upload-body.js';
 import type { GatewayState } from './state.js';
 
 type Schemas = { params: z.ZodObject<z.ZodRawShape>; query: z.ZodObject<z.ZodRawShape>; body: z.ZodObject<z.ZodRawShape> };
@@ -35,6 +49,7 @@ export function httpRouteCatalogue(kinds: AnyKind[]): Array<{ kind: AnyKind; rou
   };
   for (const kind of kinds) {
     for (const feed of kind.feeds ?? []) claim(`GET ${feed.path}`, kind.kind);
+    for (const batch of kind.batches ?? []) claim(`POST ${batch.path}`, kind.kind);
     if (!kind.stateful) continue;
     for (const read of kind.reads ?? []) claim(`GET ${read.path}`, kind.kind);
     for (const cancel of kind.cancels ?? []) claim(`POST ${cancel.path}`, kind.kind);
@@ -59,11 +74,11 @@ function parsed(schema: z.ZodObject<z.ZodRawShape>, value: unknown, what: string
 }
 
 /** A contract's toMessage may refuse a combination its schemas let through: that is the caller's error. */
-function messageOf(build: () => ActorMessage): ActorMessage {
+function messageOf<M extends ActorMessage | ActorMessage[]>(build: () => M): M {
   try {
     return build();
   } catch (thrown) {
-    if (thrown instanceof RequestError) throw new ApiError(failureStatus(thrown.code), thrown.code, thrown.message, thrown.details ?? {});
+    if (thrown instanceof RequestError) throw failureError({ code: thrown.code, message: thrown.message, details: thrown.details ?? {} });
     throw thrown;
   }
 }
@@ -82,8 +97,12 @@ function closeSignal(ctx: Context): AbortSignal {
 }
 
 export interface ContractRoutesDeps extends ActorCallDeps {
-  client: ActorCallDeps['client'] & Pick<ActorClient, 'followFeed' | 'feedPosition' | 'state' | 'cancel'>;
+  client: ActorCallDeps['client'] & Pick<ActorClient, 'followFeed' | 'feedPosition' | 'state' | 'cancel' | 'sendBatch'>;
+  limits: ActorCallDeps['limits'] & Pick<UserLimits, 'admit'>;
 }
+
+/** Paths whose bodies the upload routes read themselves (the JSON body middleware leaves them alone). */
+export const uploadPaths = (kinds: AnyKind[]): string[] => kinds.flatMap((kind) => (kind.batches ?? []).filter((b) => b.upload).map((b) => b.path));
 
 /** The runtime's refusals (unknown or another user's actor, nothing to cancel) as HTTP errors. */
 function runtimeRefusal(thrown: unknown): never {
@@ -114,7 +133,7 @@ export function createContractRouter(kinds: AnyKind[], deps: ContractRoutesDeps)
         return;
       }
       const answer = await callActor(deps, { user, kind, message, signal: closeSignal(ctx) });
-      if (!answer.ok) throw new ApiError(failureStatus(answer.failure.code), answer.failure.code, answer.failure.message, answer.failure.details);
+      if (!answer.ok) throw failureError(answer.failure);
       ctx.body = answer.data;
     };
     if (route.method === 'GET') router.get(route.path, handler);
@@ -123,6 +142,7 @@ export function createContractRouter(kinds: AnyKind[], deps: ContractRoutesDeps)
   }
   for (const kind of kinds) {
     for (const feed of kind.feeds ?? []) mountFeed(router, kind, feed, deps);
+    for (const batch of kind.batches ?? []) mountBatch(router, kind, batch, deps);
     if (!kind.stateful) continue;
     for (const read of kind.reads ?? []) mountRead(router, kind, read, deps);
     for (const cancel of kind.cancels ?? []) mountCancel(router, kind, cancel, deps);
@@ -141,19 +161,52 @@ async function streamMessage(
   call: { user: { id: string; name?: string }; kind: AnyKind; message: ActorMessage; omit: Set<string> },
 ) {
   const posted = await postMessage(deps, call);
-  if (!posted.ok) throw new ApiError(failureStatus(posted.failure.code), posted.failure.code, posted.failure.message, posted.failure.details);
+  if (!posted.ok) throw failureError(posted.failure);
   ctx.set('X-Message-Id', posted.messageId);
   const gone = closeSignal(ctx);
   const events = deps.client.replies(posted.replyStream, { signal: gone, idleTimeoutMs: deps.replyIdleTimeoutMs ?? DEFAULT_REPLY_IDLE_TIMEOUT_MS });
   const first = await events.next();
   if (!first.done && first.value.event === 'error') {
-    const failure = failureOf(first.value.data);
-    throw new ApiError(failureStatus(failure.code), failure.code, failure.message, failure.details);
+    throw failureError(failureOf(first.value.data));
   }
   await streamEvents(ctx, async function* () {
     if (first.done) return;
     if (!call.omit.has(first.value.event)) yield first.value;
     for await (const event of events) if (!call.omit.has(event.event)) yield event;
+  });
+}
+
+function mountBatch(router: Router<GatewayState>, kind: AnyKind, route: BatchRouteContract, deps: ContractRoutesDeps) {
+  const body = z.object(route.body ?? {}).strict();
+  router.post(route.path, async (ctx) => {
+    const user = userOf(ctx);
+    const upload = route.upload ? await readUploadBody(ctx, route.upload) : { body: ctx.request.body as Record<string, unknown>, files: [] };
+    const input = { body: parsed(body, upload.body, 'body'), files: upload.files };
+    const messages = messageOf(() => {
+      const all = route.toMessages(input, { userId: user.id, name: user.name });
+      if (all.length === 0) throw new RequestError('bad_request', 'nothing to do: the request names no items');
+      return all;
+    });
+    const sends = messages.map((m) => ({ actor: actorRefOf(m.kind === undefined ? kind : deps.client.kind(m.kind)!, m.actorId), type: m.type, payload: m.payload }));
+    try {
+      for (const send of sends) deps.client.validate(send);
+    } catch (thrown) {
+      runtimeRefusal(thrown);
+    }
+    const counts = kind.limits?.rateCounts;
+    const points = counts ? sends.filter((m) => counts.types.includes(m.type)).length : 1;
+    // Bulk work holds no concurrency slot; the rate limit counts what the messages would count alone.
+    if (points > 0) await deps.limits.admit(user.id, kind, { holdLease: false, type: sends[0]!.type, points });
+    const batchId = await deps.client.sendBatch(user.id, kind.kind, sends).catch(runtimeRefusal);
+    ctx.status = 202;
+    ctx.body = {
+      batchId,
+      total: sends.length,
+      progress: `/batches/${batchId}`,
+      events: `/batches/${batchId}/events`,
+      results: `/batches/${batchId}/results`,
+      ...route.describe?.(messages),
+    };
   });
 }
 
@@ -193,7 +246,7 @@ function mountFeed(router: Router<GatewayState>, kind: AnyKind, feed: FeedRouteC
     if (feed.snapshot && lastEventId === undefined) {
       const snapshotOf = feed.snapshot;
       const answer = await callActor(deps, { user, kind, message: messageOf(() => snapshotOf(values, { userId: user.id, name: user.name })), signal: closeSignal(ctx) });
-      if (!answer.ok) throw new ApiError(failureStatus(answer.failure.code), answer.failure.code, answer.failure.message, answer.failure.details);
+      if (!answer.ok) throw failureError(answer.failure);
       snapshot = { id: from, event: 'snapshot', data: answer.data };
     }
     await streamEvents(ctx, async function* (signal) {

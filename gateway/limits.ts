@@ -47,6 +47,12 @@ export interface EffectiveLimits {
   concurrent: number | null;
 }
 
+export interface KindUsage {
+  kind: string;
+  rate: { points: number; windowSeconds: number; counts: string; used: number; remaining: number; resetsInSeconds: number } | null;
+  concurrent: { limit: number; inUse: number } | null;
+}
+
 export interface Admission {
   /** Present when the kind has a concurrency cap: send it with the message, release it if nothing is enqueued. */
   lease?: Lease;
@@ -120,15 +126,22 @@ export class UserLimits {
    * `too_many_concurrent` or `rate_limited` with `retryAfterSeconds` and a Retry-After header; on a
    * refusal nothing is held. `holdLease: false` checks only the rate limit (bulk work holding no slot).
    */
-  async admit(userId: string, kind: Pick<AnyKind, 'kind' | 'limits'>, { holdLease = true }: { holdLease?: boolean } = {}): Promise<Admission> {
+  async admit(
+    userId: string,
+    kind: Pick<AnyKind, 'kind' | 'limits'>,
+    { holdLease = true, type, points = 1 }: { holdLease?: boolean; type?: string; points?: number } = {},
+  ): Promise<Admission> {
     const limits = this.limitsOf(kind);
+    const counts = kind.limits?.rateCounts;
+    // A message type the kind's rate limit does not count (a run's approvals) passes the rate limit.
+    if (counts && type !== undefined && !counts.types.includes(type)) limits.rate = null;
     // Both checks go out together (one Redis write); whichever refuses, the other is undone.
     const [leased, rated] = await Promise.allSettled([
       holdLease && limits.concurrent !== null ? this.acquireLease(userId, kind.kind, limits.concurrent) : undefined,
-      limits.rate !== null ? this.consumeRatePoint(userId, kind.kind, limits.rate) : undefined,
+      limits.rate !== null ? this.consumeRatePoints(userId, kind.kind, limits.rate, points, counts?.noun) : undefined,
     ]);
     if (leased.status === 'rejected') {
-      if (rated.status === 'fulfilled' && limits.rate !== null) await this.refundRatePoint(userId, kind.kind, limits.rate);
+      if (rated.status === 'fulfilled' && limits.rate !== null) await this.refundRatePoints(userId, kind.kind, limits.rate, points);
       throw leased.reason;
     }
     if (rated.status === 'rejected') {
@@ -151,8 +164,9 @@ export class UserLimits {
     userId: string,
     kind: Pick<AnyKind, 'kind' | 'limits'>,
     enqueue: (lease: Lease | undefined) => Promise<T>,
+    type?: string,
   ): Promise<T> {
-    const { lease } = await this.admit(userId, kind);
+    const { lease } = await this.admit(userId, kind, { type });
     let result: T;
     try {
       result = await enqueue(lease);
@@ -162,6 +176,29 @@ export class UserLimits {
     }
     if (result.duplicate === true && lease) await this.release(lease);
     return result;
+  }
+
+  /** A user's standing against a kind's limits now (GET /me/usage): what is used, and what remains. */
+  async usage(userId: string, kind: Pick<AnyKind, 'kind' | 'limits'>): Promise<KindUsage> {
+    const limits = this.limitsOf(kind);
+    const [rate, leases] = await Promise.all([
+      limits.rate ? this.rateLimiter(kind.kind, limits.rate).get(userId) : null,
+      limits.concurrent !== null ? this.leasesHeld(userId, kind.kind) : 0,
+    ]);
+    return {
+      kind: kind.kind,
+      rate: limits.rate
+        ? {
+            points: limits.rate.points,
+            windowSeconds: limits.rate.durationSeconds,
+            counts: kind.limits?.rateCounts?.noun ?? 'messages',
+            used: rate?.consumedPoints ?? 0,
+            remaining: Math.max(0, limits.rate.points - (rate?.consumedPoints ?? 0)),
+            resetsInSeconds: rate ? Math.ceil(rate.msBeforeNext / 1000) : 0,
+          }
+        : null,
+      concurrent: limits.concurrent !== null ? { limit: limits.concurrent, inUse: leases } : null,
+    };
   }
 
   /** Leases a user currently holds for a kind (expired ones excluded), for diagnostics and tests. */
@@ -184,15 +221,23 @@ export class UserLimits {
     );
   }
 
-  private async consumeRatePoint(userId: string, kindName: string, rate: RateLimit): Promise<void> {
+  private async consumeRatePoints(userId: string, kindName: string, rate: RateLimit, points: number, noun = 'messages'): Promise<void> {
+    if (points > rate.points) {
+      throw tooMany('rate_limited', `at most ${rate.points} ${kindName} ${noun} per ${rate.durationSeconds} s per user; this asks for ${points}`, rate.durationSeconds, {
+        kind: kindName,
+        limit: rate.points,
+        windowSeconds: rate.durationSeconds,
+        requested: points,
+      });
+    }
     try {
-      await this.rateLimiter(kindName, rate).consume(userId, 1);
+      await this.rateLimiter(kindName, rate).consume(userId, points);
     } catch (rejection) {
       // A RateLimiterRes means "over the limit"; anything else is a Redis failure and stays a 5xx.
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       throw tooMany(
         'rate_limited',
-        `at most ${rate.points} ${kindName} messages per ${rate.durationSeconds} s per user`,
+        `at most ${rate.points} ${kindName} ${noun} per ${rate.durationSeconds} s per user`,
         Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)),
         { kind: kindName, limit: rate.points, windowSeconds: rate.durationSeconds },
       );
@@ -200,8 +245,8 @@ export class UserLimits {
   }
 
   /** Gives back the point a request took when it was refused for another reason (the concurrency cap). */
-  private async refundRatePoint(userId: string, kindName: string, rate: RateLimit): Promise<void> {
-    await this.rateLimiter(kindName, rate).reward(userId, 1);
+  private async refundRatePoints(userId: string, kindName: string, rate: RateLimit, points: number): Promise<void> {
+    await this.rateLimiter(kindName, rate).reward(userId, points);
   }
 
   private rateLimiter(kindName: string, rate: RateLimit): RateLimiterRedis {

@@ -97,3 +97,19 @@ async function startEmbedded(
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * One `T` per MongoDB connection, made on first use: for caches that must outlive a turn but never
+ * mix two databases (a worker's search indexes, a test's second connection).
+ */
+export function perConnection<T>(make: (connection: Connection) => T): (connection: Connection) => T {
+  const made = new WeakMap<Connection, T>();
+  return (connection) => {
+    let value = made.get(connection);
+    if (value === undefined) {
+      value = make(connection);
+      made.set(connection, value);
+    }
+    return value;
+  };
+}

@@ -134,13 +134,15 @@ export class ActorClient {
     return owner;
   }
 
-  /** Reads an actor's committed state for its owner (404 for anyone else, and for shared kinds). */
+  /** Reads an actor's committed state for its owner (404 for anyone else, and for shared kinds); the initial state while its first message waits. */
   async state(actor: ActorRef, ownerId: string): Promise<unknown> {
     const kind = this.kindsByName.get(actor.kind);
     if (kind?.stateful && kind.access === 'shared') {
       throw new RuntimeError('not_found', `${actor.kind} ${actor.id} has no readable state: its users see it through its messages`);
     }
     const rec = await this.actors.findOne({ _id: refKey(actor) }, { ownerId: 1, state: 1 }).lean().exec();
+    // Not started yet: its first message is queued. Its sender sees the initial state (e.g. "queued").
+    if (!rec && kind?.stateful && (await this.firstSender(actor)) === ownerId) return kind.initialState(actor, ownerId);
     if (!rec || rec.ownerId !== ownerId) throw new RuntimeError('not_found', `${actor.kind} ${actor.id} not found`);
     return rec.state;
   }

@@ -5,6 +5,8 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { Connection } from 'mongoose';
 import type { z } from 'zod';
+import type { Embedder } from '../documents/embeddings.js';
+import type { MailSettings } from '../mail/settings.js';
 import type { Narrator } from '../llm/narration.js';
 import type { ActorRef } from '../../queues/envelope.js';
 
@@ -31,8 +33,16 @@ export interface TurnContext {
   emit(event: string, data: unknown): void;
   /** The turn's answer, delivered as the `reply` event once the new state is committed. */
   reply(data: unknown): void;
-  /** Messages another actor; delivered only after this turn commits (outbox). */
-  send(to: ActorRef, type: string, payload: unknown): void;
+  /**
+   * Answers with this error instead, yet commits the new state (unlike throwing it): the turn recorded
+   * a failure the caller must hear of, e.g. a file that could not be read is kept as `failed`.
+   */
+  fail(error: RequestError): void;
+  /**
+   * Messages another actor; delivered only after this turn commits (outbox). It goes as this turn's
+   * owner, or as `as` — for the platform's own deliveries to another user's actor (mail between inboxes).
+   */
+  send(to: ActorRef, type: string, payload: unknown, options?: { as?: string }): void;
   /** Sends this actor a message later (a durable delayed job), also only after commit. */
   schedule(delayMs: number, type: string, payload: unknown): void;
   /**
@@ -54,6 +64,11 @@ export interface KindLimits {
   rate?: { points: number; durationSeconds: number };
   /** Turns of this kind a user may have queued or running at once (Redis lease semaphore). */
   concurrent?: number;
+  /**
+   * The message types the rate limit counts, and what to call them in the refusal (default: every
+   * message, "messages"), e.g. scouting counts the runs started, not the approvals that follow.
+   */
+  rateCounts?: { types: string[]; noun: string };
 }
 
 /** Who is calling, as the gateway authenticated them. */
@@ -82,6 +97,36 @@ export interface ToolContract<I extends z.ZodRawShape = z.ZodRawShape> {
   text?(reply: unknown): string;
   /** Which actor receives the call, and with which message. */
   toMessage(args: z.infer<z.ZodObject<I>>, caller: Caller): ActorMessage;
+  /**
+   * A tool that waits (mail's wait_for_reply): once the message is answered, the gateway follows the
+   * feed of the actor `feed(reply)` names until `answer` returns the tool's result for an entry, or
+   * `waitMs(reply)` passes (`timedOut(reply)`). The wait is the gateway's: it holds no worker.
+   */
+  follow?: {
+    feed(reply: unknown): ActorRef;
+    /** The feed position to follow from (a stream id); default: where the feed stands once answered. */
+    from?(reply: unknown): string | undefined;
+    /** An answer the reply already holds (what arrived before the call): no wait at all. */
+    ready?(reply: unknown): unknown;
+    waitMs(reply: unknown): number;
+    answer(entry: { event: string; data: unknown }, reply: unknown): unknown;
+    timedOut(reply: unknown): unknown;
+  };
+}
+
+/** An MCP resource: a read of `uriTemplate` becomes one message to one actor; the reply is the text. */
+export interface ResourceContract {
+  name: string;
+  title?: string;
+  description: string;
+  /** RFC 6570 URI template, e.g. `email://thread/{thread_id}`. */
+  uriTemplate: string;
+  /** Of the text `render` returns; default application/json. */
+  mimeType?: string;
+  /** Which actor answers a read, and with which message. */
+  toMessage(variables: Record<string, string>, caller: { userId: string }): ActorMessage;
+  /** The reply as the resource's text; default: JSON. */
+  render?(data: unknown): string;
 }
 
 /**
@@ -104,6 +149,30 @@ export interface HttpRouteContract {
    * before the first event still answers as a JSON error with its status.
    */
   stream?: { omit?: string[] };
+}
+
+/** A file of a multipart upload, as a batch route receives it. */
+export interface UploadedFile {
+  /** The file name the client gave (its last path segment). */
+  name: string;
+  contentType: string;
+  bytes: Buffer;
+}
+
+/**
+ * A POST route that becomes many messages run as one batch job (document ingestion, bulk scouting):
+ * it answers `202` at once with the batch id and where to follow it (GET /batches/:id, its events and
+ * results). The rate limit counts each message it would count alone. With `upload`, the route also
+ * takes multipart/form-data: its files arrive in `files` and its other fields in `body`.
+ */
+export interface BatchRouteContract {
+  path: string;
+  description: string;
+  body?: z.ZodRawShape;
+  upload?: { maxFileBytes: number; maxFiles: number };
+  toMessages(input: { body: Record<string, unknown>; files: UploadedFile[] }, caller: Caller): ActorMessage[];
+  /** What the 202 answer says besides the batch, e.g. the ids of the documents being ingested. */
+  describe?(messages: ActorMessage[]): Record<string, unknown>;
 }
 
 /**
@@ -152,7 +221,9 @@ interface KindBase {
   messages: Record<string, z.ZodType>;
   limits?: KindLimits;
   tools?: ToolContract[];
+  resources?: ResourceContract[];
   http?: HttpRouteContract[];
+  batches?: BatchRouteContract[];
   feeds?: FeedRouteContract[];
 }
 
@@ -183,7 +254,7 @@ export interface ActorKind<S = unknown> extends KindBase {
  */
 export class RequestError extends Error {
   constructor(
-    readonly code: 'bad_request' | 'forbidden' | 'not_found' | 'conflict' | 'unavailable',
+    readonly code: 'bad_request' | 'forbidden' | 'not_found' | 'conflict' | 'unavailable' | 'rate_limited',
     message: string,
     readonly details?: Record<string, unknown>,
   ) {
@@ -202,6 +273,12 @@ export interface ActorResources {
   chatModel: BaseChatModel | null;
   /** The MCP server agents call tools on, with credentials of the user they act for. */
   mcp: McpEndpoint;
+  /** EMBEDDINGS_PROVIDER's vectors for document search, or null (BM25 only). */
+  embedder: Embedder | null;
+  /** How long a scouting run waits at a gate (SCOUTING_GATE_TIMEOUT_SECONDS); null: forever. */
+  gateTimeoutMs: number | null;
+  /** Mail settings (MAIL_*), or null where mail is not configured for this worker (defaults apply). */
+  mail?: MailSettings;
 }
 
 /** An MCP server an agent calls tools on, on behalf of a user (so that user's limits apply). */

@@ -165,7 +165,9 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
           throw err;
         }
         logger.debug({ kind: ref.kind, actor: ref.id, messageId: env.messageId, ms: Math.round(performance.now() - started), outcome: outcomeOf(final) }, 'turn');
-        if (ownerId === undefined && final[0]?.e !== 'error') ownerId = env.ownerId;
+        // The first turn that changes the state makes its sender the owner (a failed one changes nothing,
+        // unless it committed a state on purpose: ctx.fail).
+        if (ownerId === undefined && next !== state) ownerId = env.ownerId;
         outbox.unshift({ kind: 'applied', messageId: env.messageId, events: final });
       }
       // Partial events are out before the reply (a client handles them first, e.g. as MCP progress).

@@ -67,6 +67,7 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
   if (!parsed.success) return unchanged(errorEvent('bad_request', `invalid payload for ${kind.kind}.${env.type}`, parsed.error.issues));
 
   let replyData: unknown = null;
+  let failure: RequestError | undefined;
   const effects: OutboxItem[] = [];
   // The turn's own signal: aborted on worker shutdown or when the turn overruns its time. Once the
   // turn is over (or abandoned), whatever the handler still does through ctx has no effect.
@@ -92,8 +93,11 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     reply: (data) => {
       if (!over) replyData = data;
     },
-    send: (to, type, payload) => {
-      if (!over) effects.push({ kind: 'send', envelope: envelope({ actor: to, ownerId: env.ownerId, type, payload, messageId: randomUUID() }) });
+    fail: (error) => {
+      if (!over) failure = error;
+    },
+    send: (to, type, payload, options) => {
+      if (!over) effects.push({ kind: 'send', envelope: envelope({ actor: to, ownerId: options?.as ?? env.ownerId, type, payload, messageId: randomUUID() }) });
     },
     schedule: (delayMs, type, payload) => {
       if (!over) effects.push({ kind: 'schedule', delayMs, envelope: envelope({ actor: ref, ownerId: env.ownerId, type, payload }) });
@@ -140,5 +144,6 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     input.signal.removeEventListener('abort', onShutdown);
     if (onCancel) input.cancel?.removeEventListener('abort', onCancel);
   }
+  if (failure) return { state, final: [errorEvent(failure.code, failure.message, failure.details)], effects };
   return { state, final: [{ e: 'reply', d: replyData }, { e: 'done', d: { messageId: env.messageId } }], effects };
 }

@@ -17,6 +17,8 @@ import { actorRecords, ActorStore } from '../../models/actor-record.js';
 import { RequestError, type ActorKind, type ActorResources, type AnyKind, type Logger, type McpEndpoint, type ServiceKind } from './contract.js';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { Narrator } from '../llm/narration.js';
+import type { Embedder } from '../documents/embeddings.js';
+import { DEFAULT_MAIL_SETTINGS, type MailSettings } from '../mail/settings.js';
 import { offlineNarrator } from '../llm/offline-narrator.js';
 import { TurnCancels } from '../../queues/turn-cancels.js';
 import { Batches } from './batches.js';
@@ -40,6 +42,12 @@ export interface WorkerOptions {
   chatModel?: BaseChatModel | null;
   /** Where agents call MCP tools; default: nowhere (tool calls fail with a clear error). */
   mcp?: McpEndpoint;
+  /** Vectors for document search (EMBEDDINGS_PROVIDER); default: none (BM25 only). */
+  embedder?: Embedder | null;
+  /** How long a scouting run waits at a gate; default: forever. */
+  gateTimeoutMs?: number | null;
+  /** MAIL_* settings; default: local delivery on troupe.local. */
+  mail?: MailSettings;
   /** Concurrent drains per actor kind in this process. */
   actorConcurrency?: number;
   /** How long an emptied drain waits for the next message (default DRAIN_LINGER_MS; 0: never). */
@@ -75,6 +83,9 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     narrator: options.narrator ?? offlineNarrator(),
     chatModel: options.chatModel ?? null,
     mcp: options.mcp ?? NO_MCP_ENDPOINT,
+    embedder: options.embedder ?? null,
+    gateTimeoutMs: options.gateTimeoutMs ?? null,
+    mail: options.mail ?? DEFAULT_MAIL_SETTINGS,
   };
   /** Drains running per kind: a drain may linger only while the kind has a free slot for other actors. */
   const running = new Map<string, number>();

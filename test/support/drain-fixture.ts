@@ -47,7 +47,7 @@ export async function drainFixture(name: string): Promise<DrainFixture> {
       store: new ActorStore(actorRecords(conn)),
       effects: new Effects(redis, mailboxes, schedule, new Batches(conn, redis, names), names),
       logger: silent,
-      resources: { mongo: conn, narrator: offlineNarrator(), chatModel: null, mcp: { url: () => undefined, headersFor: async () => ({}) } },
+      resources: { mongo: conn, narrator: offlineNarrator(), chatModel: null, mcp: { url: () => undefined, headersFor: async () => ({}) }, embedder: null, gateTimeoutMs: null },
       signal: new AbortController().signal,
       ...extra,
     }),

@@ -5,7 +5,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
 import type { ActorKind, ServiceKind } from '../../actors/runtime/contract.js';
-import type { WithResources } from '../../gateway/mcp/resources.js';
 
 export interface CounterState {
   count: number;
@@ -93,7 +92,7 @@ export const counterKind: ActorKind<CounterState> = {
   ],
 };
 
-export const shoutKind: ServiceKind & WithResources = {
+export const shoutKind: ServiceKind = {
   kind: 'shout',
   stateful: false,
   description: 'Test service: upper-cases text.',
