@@ -219,6 +219,46 @@ export class UserDirectory {
     return { user: toUser(user), apiKey: key };
   }
 
+  /** A user's own keys, newest first, without secrets (GET /me/keys). */
+  async keysOf(userId: string): Promise<Array<KeySummary & { expiresAt?: Date }>> {
+    if (!isValidObjectId(userId)) return [];
+    const keys = await this.apiKeys.find({ userId: new Types.ObjectId(userId) }, { hash: 0 }).sort({ createdAt: -1 }).lean().exec();
+    return keys.map((key) => ({
+      prefix: key.prefix,
+      label: key.label,
+      createdAt: key.createdAt,
+      ...(key.revokedAt ? { revokedAt: key.revokedAt } : {}),
+      ...(key.expiresAt ? { expiresAt: key.expiresAt } : {}),
+    }));
+  }
+
+  /** Another key for the signed-in user (POST /me/keys). */
+  async createKeyFor(userId: string, label: string): Promise<IssuedKey> {
+    if (!isValidObjectId(userId)) throw new ApiError(404, 'not_found', `no user ${userId}`);
+    return this.issueKeyFor(new Types.ObjectId(userId), label);
+  }
+
+  /** Revokes one of the user's own keys by its prefix; another user's key is not found (DELETE /me/keys/:prefix). */
+  async revokeKeyOf(userId: string, prefix: string): Promise<{ prefix: string; alreadyRevoked: boolean }> {
+    const key = isValidObjectId(userId) ? await this.apiKeys.findOne({ prefix, userId: new Types.ObjectId(userId) }).lean().exec() : null;
+    if (!key) throw new ApiError(404, 'not_found', `no API key ${prefix}`, { prefix });
+    this.verified.clear();
+    if (!key.revokedAt) await this.apiKeys.updateOne({ _id: key._id, revokedAt: { $exists: false } }, { $set: { revokedAt: new Date() } }).exec();
+    return { prefix, alreadyRevoked: key.revokedAt !== undefined };
+  }
+
+  /** The user by name, if active (troupe login-link). */
+  async activeUserNamed(name: string): Promise<AuthenticatedUser | undefined> {
+    const record = await this.users.findOne({ name }).lean().exec();
+    return record && !record.revokedAt ? toUser(record) : undefined;
+  }
+
+  /** When a user was created (GET /me). */
+  async createdAt(userId: string): Promise<Date | undefined> {
+    if (!isValidObjectId(userId)) return undefined;
+    return (await this.users.findById(userId, { createdAt: 1 }).lean().exec())?.createdAt;
+  }
+
   private issueKeyFor(userId: Types.ObjectId, label: string): Promise<IssuedKey> {
     return createApiKey(this.apiKeys, userId, label);
   }
