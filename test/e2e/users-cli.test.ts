@@ -133,7 +133,8 @@ describe('troupe users (CLI)', function () {
         },
         { timeoutMs: STARTUP_BOUND_MS, what: 'the login URL' },
       );
-      await pollUntil(() => start.stdout().includes(`${base}/mcp`), { timeoutMs: 10_000, what: 'the MCP URL' });
+      // "troupe is up … MCP at …/mcp" may be logged before the MCP banner: wait for the banner itself.
+      await pollUntil(() => start.stdout().includes(`MCP endpoint: ${base}/mcp`), { timeoutMs: 10_000, what: 'the MCP banner' });
       expect(start.stdout()).to.include('Authorization: Bearer <API key>');
       const firstKey = KEY.exec(start.stdout())?.[0];
       expect(firstKey, start.stdout()).to.be.a('string');
