@@ -8,8 +8,25 @@ import { gameKind } from './game/kind.js';
 import { gameLobbyKind } from './game/lobby.js';
 import { metaKind } from './meta/kind.js';
 import { conversationKind, conversationListKind } from './conversation/kind.js';
+import { documentKind, documentListKind, searchIndexKind } from './documents/kind.js';
+import { inboxKind, mailKind } from './mail/kind.js';
+import { scoutingKind, scoutingRecordsKind } from './scouting/kind.js';
 
-export const kinds: AnyKind[] = [echoKind, metaKind, gameKind, gameLobbyKind, conversationKind as AnyKind, conversationListKind];
+export const kinds: AnyKind[] = [
+  echoKind,
+  metaKind,
+  gameKind,
+  gameLobbyKind,
+  conversationKind as AnyKind,
+  conversationListKind,
+  documentKind as AnyKind,
+  documentListKind,
+  searchIndexKind as AnyKind,
+  scoutingKind as AnyKind,
+  scoutingRecordsKind,
+  inboxKind as AnyKind,
+  mailKind,
+];
 
 /** The kinds named in `--kinds a,b` (all when absent); unknown names are an error that lists the valid ones. */
 export function selectKinds(all: AnyKind[], names?: string[]): AnyKind[] {

@@ -37,6 +37,8 @@ export interface GatewayDependencies {
    * check, which sets `ctx.state.user`. Unknown paths still answer 404, without asking for a key.
    */
   routers?: ReadonlyArray<Router<GatewayState>>;
+  /** Routes that check their own credentials (signed webhooks): mounted before the API-key check. */
+  publicRouters?: ReadonlyArray<Router<GatewayState>>;
 }
 
 /**
@@ -68,6 +70,7 @@ export function createGatewayApp(deps: GatewayDependencies): Koa<GatewayState> {
     createMetricsRouter(metrics, { token: deps.metricsToken }),
   ];
   if (users) publicRoutes.push(createLoginRouter(users));
+  publicRoutes.push(...(deps.publicRouters ?? []));
   for (const router of publicRoutes) {
     app.use(router.routes());
     app.use(router.allowedMethods());

@@ -66,11 +66,24 @@ program
   .option('--port <port>', 'port to listen on (0 = any free port)', portOption, 27017)
   .option('--host <host>', 'address to listen on', '127.0.0.1')
   .option('--dbpath <dir>', 'directory for the durable journal (default: memory only)')
-  .action((options: { port: number; host: string; dbpath?: string }) =>
+  .option('--enable-test-commands', 'accept test-only commands such as configureFailPoint (fault-injection tests)')
+  .action((options: { port: number; host: string; dbpath?: string; enableTestCommands?: boolean }) =>
     exitWith(async () => {
       const config = loadConfig();
       const { runMongo } = await import('./mongo.js');
       return runMongo(options, config);
+    })(),
+  );
+
+program
+  .command('login-link')
+  .argument('[name]', 'the user to sign in', 'local')
+  .description('print a fresh single-use web login link for a user (valid 15 minutes), connecting like `troupe users`')
+  .action((name: string) =>
+    exitWith(async () => {
+      const config = loadConfig();
+      const { runLoginLink } = await import('./login-link.js');
+      return runLoginLink(config, name);
     })(),
   );
 
@@ -138,6 +151,18 @@ seed
     })(),
   );
 
+seed
+  .command('scouting')
+  .option('--user <name>', 'the user whose documents they become', 'local')
+  .description('upload the bundled scouting documents (invented players, 2 sports, one PDF) for a user, as POST /documents does')
+  .action((options: { user: string }) =>
+    exitWith(async () => {
+      const config = loadConfig();
+      const { runSeedScouting } = await import('./seed-scouting.js');
+      return runSeedScouting(config, { user: options.user });
+    })(),
+  );
+
 program
   .command('play')
   .description('play Dominion against bots in the terminal (in-process, or on a troupe gateway with --api-url)')
@@ -166,6 +191,55 @@ program
       const [{ runGateway }, { kinds }] = await Promise.all([import('./gateway.js'), import('../actors/index.js')]);
       return runGateway(config, kinds);
     }),
+  );
+
+program
+  .command('smtp')
+  .description('receive mail over SMTP for troupe inboxes (needs MONGODB_URI; 550 for unknown recipients)')
+  .option('--port <port>', 'port to listen on (default: SMTP_PORT, else 2525)', portOption)
+  .option('--host <host>', 'address to listen on (default: SMTP_HOST, else 127.0.0.1)')
+  .action((options: { port?: number; host?: string }) =>
+    exitWith(async () => {
+      const config = loadConfig();
+      const { runSmtp } = await import('./smtp.js');
+      return runSmtp(config, options);
+    })(),
+  );
+
+program
+  .command('mcp')
+  .description("serve troupe's MCP tools and resources to local MCP clients (stdio, SSE or HTTP), relaying each call to a troupe gateway")
+  .option('--transport <name>', 'stdio: MCP on stdin/stdout, for clients that start the server (Claude Desktop, Cursor); sse: legacy HTTP+SSE (GET /sse, POST /messages?sessionId=); http: stateless streamable HTTP (POST /mcp; GET/DELETE 405), fine behind a load balancer', 'stdio')
+  .option('--host <host>', 'address the sse/http server listens on (0.0.0.0: every interface)', '127.0.0.1')
+  .option('--port <port>', 'port the sse/http server listens on (0 = any free port)', '3000')
+  .option('--api-url <url>', 'base URL of the troupe gateway the calls go to (<url>/mcp); wins over TROUPE_API_URL (default: $TROUPE_API_URL, else http://127.0.0.1:8080)')
+  .option('--api-key <key>', 'API key sent to the gateway as X-API-Key (default: $TROUPE_API_KEY, which keeps it out of process listings)')
+  .addHelpText(
+    'after',
+    `
+Environment variables:
+  TROUPE_API_URL  base URL of the troupe gateway (default http://127.0.0.1:8080); --api-url wins over it
+  TROUPE_API_KEY  API key, sent to the gateway as X-API-Key (create one with: troupe users create NAME);
+                  unset: no key is sent (a gateway that needs one makes each call a clear 401 tool error)
+
+tools/list and the resource templates come from this package's actor kinds, so they answer without a
+gateway; tools/call and resources/read go to the gateway. stdout carries MCP only on stdio; logs go to
+stderr. Over sse/http a client may send its own key (X-API-Key or Authorization: Bearer), used instead.
+
+Examples:
+  TROUPE_API_KEY=trp_… troupe mcp                        # stdio, for Claude Desktop or Cursor
+  troupe mcp --transport http --host 0.0.0.0 --port 3000  # stateless streamable HTTP at /mcp
+  troupe mcp --transport sse --api-url https://troupe.example.com`,
+  )
+  // Usage mistakes (a bad value, an unknown option) exit 2, like `troupe play`; help exits 0.
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 2))
+  .action((options: { transport: string; host: string; port: string; apiUrl?: string; apiKey?: string }, command: Command) =>
+    exitWith(async () => {
+      const { resolveMcpOptions, runMcp } = await import('./mcp.js');
+      const resolved = resolveMcpOptions(options, process.env);
+      if (!resolved.ok) command.error(`error: ${resolved.message}`, { exitCode: 2, code: 'troupe.mcp.usage' });
+      return runMcp(resolved.config);
+    })(),
   );
 
 program
@@ -240,6 +314,41 @@ bench
       const [{ createLogger }, { runChatBench }] = await Promise.all([import('./logger.js'), import('./bench/chat.js')]);
       const logger = createLogger({ ...config.log, fd: 2 });
       const result = await runChatBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, turns: options.turns });
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      // The targets are reported, not asserted.
+      return 0;
+    })(),
+  );
+
+bench
+  .command('scouting')
+  .description('scouting: indexing chunks/s of the corpus replicated to N documents, retrieval p50/p95 over it, and one offline run end to end')
+  .option('--documents <n>', 'documents to index (copies of the shipped corpus)', countOption, 1000)
+  .option('--runs <n>', 'timed runs', countOption, 10)
+  .action((options: { documents: number; runs: number }) =>
+    exitWith(async () => {
+      const config = loadConfig();
+      const [{ createLogger }, { runScoutingBench }] = await Promise.all([import('./logger.js'), import('./bench/scouting.js')]);
+      const logger = createLogger({ ...config.log, fd: 2 });
+      const result = await runScoutingBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, documents: options.documents, runs: options.runs });
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      // The targets are reported, not asserted.
+      return 0;
+    })(),
+  );
+
+bench
+  .command('mail')
+  .description('mail: inbound messages/s over SMTP, search p50/p95 over N messages, wait_for_reply wake-up p50/p99')
+  .option('--messages <n>', 'messages to search over', countOption, 100_000)
+  .option('--inbound <n>', 'messages sent over SMTP', countOption, 300)
+  .option('--wakeups <n>', 'timed wait_for_reply wake-ups', countOption, 100)
+  .action((options: { messages: number; inbound: number; wakeups: number }) =>
+    exitWith(async () => {
+      const config = loadConfig();
+      const [{ createLogger }, { runMailBench }] = await Promise.all([import('./logger.js'), import('./bench/mail.js')]);
+      const logger = createLogger({ ...config.log, fd: 2 });
+      const result = await runMailBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, ...options });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       // The targets are reported, not asserted.
       return 0;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMBEDDINGS_PROVIDERS } from '../actors/documents/embeddings.js';
 import { LLM_SECRET_VARIABLES, LLM_URL_VARIABLES, llmConfigFromEnv, llmEnvSchema } from '../actors/llm/config.js';
 import { kindLimitsVariable } from './kind-limits.js';
 
@@ -74,6 +75,9 @@ const MONGODB_DB_NAME = /^[^/\\. "$*<>:|?]{1,63}$/;
  * Every environment variable troupe reads, in one schema. Values arrive as strings; an empty
  * string counts as unset so that `REDIS_URL=` in a shell or compose file means "use the default".
  */
+/** A comma-separated list of domains, lowercased; empty when unset. */
+const domainList = (value: string | undefined): string[] => (value ?? '').split(',').map((d) => d.trim().toLowerCase()).filter(Boolean);
+
 export const configSchema = z
   .object({
     NODE_ENV: z.enum(NODE_ENVS, { error: `one of ${NODE_ENVS.join(', ')}` }).default('development'),
@@ -120,6 +124,21 @@ export const configSchema = z
         return { name: text.slice(0, at), value: text.slice(at + 1).trim() };
       })
       .optional(),
+    EMBEDDINGS_PROVIDER: z.enum(['none', ...EMBEDDINGS_PROVIDERS], { error: `one of none, ${EMBEDDINGS_PROVIDERS.join(', ')}` }).default('none'),
+    EMBEDDINGS_MODEL: z.string().trim().min(1, { error: 'an embeddings model name' }).optional(),
+    EMBEDDINGS_BASE_URL: z.url({ protocol: /^https?$/, error: 'an http:// or https:// URL of the embeddings API (e.g. http://127.0.0.1:11434)' }).optional(),
+    EMBEDDINGS_API_KEY: z.string().trim().min(1, { error: 'a non-empty API key' }).optional(),
+    MAIL_DOMAIN: z.string().trim().toLowerCase().regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/, { error: 'a domain name (e.g. mail.example.com)' }).default('troupe.local'),
+    MAIL_TRANSPORT: z.enum(['local', 'smtp'], { error: 'local or smtp' }).default('local'),
+    SMTP_URL: z.string().regex(/^smtps?:\/\/.+/, { error: 'an smtp:// or smtps:// URL (e.g. smtp://user:pass@smtp.example.com:587)' }).optional(),
+    SMTP_PORT: portNumber().optional(),
+    SMTP_HOST: z.string().trim().min(1).default('127.0.0.1'),
+    MAIL_ALLOW_DOMAINS: z.string().optional(),
+    MAIL_BLOCK_DOMAINS: z.string().optional(),
+    MAIL_SEND_PER_MINUTE: z.coerce.number({ error: 'a positive whole number' }).int().min(1).default(30),
+    MAILGUN_SIGNING_KEY: z.string().trim().min(1).optional(),
+    MAIL_WEBHOOK_SECRET: z.string().trim().min(16, { error: 'a secret of at least 16 characters' }).optional(),
+    SCOUTING_GATE_TIMEOUT_SECONDS: z.coerce.number({ error: 'a whole number of seconds (0: wait forever)' }).int().min(0).default(0),
     ...llmEnvSchema.shape,
   })
   .transform((env, ctx) => ({
@@ -153,14 +172,42 @@ export const configSchema = z
     agents: { mcpUrl: env.COACH_MCP_URL, mcpHeader: env.COACH_MCP_HEADER, gatewayUrl: env.GATEWAY_URL ?? `http://127.0.0.1:${env.PORT === 0 ? 8080 : env.PORT}` },
     /** LLM_PROVIDER and friends: the one language-model configuration agents and tools share. */
     llm: llmConfigFromEnv(env, ctx),
+    mail: {
+      settings: {
+        domain: env.MAIL_DOMAIN,
+        transport: env.MAIL_TRANSPORT,
+        smtpUrl: env.SMTP_URL ?? null,
+        allowDomains: domainList(env.MAIL_ALLOW_DOMAINS),
+        blockDomains: domainList(env.MAIL_BLOCK_DOMAINS),
+        sendPerMinute: env.MAIL_SEND_PER_MINUTE,
+        demoInbound: env.NODE_ENV !== 'production',
+      },
+      /** SMTP_PORT: troupe start (and troupe smtp) receive mail there. */
+      smtp: env.SMTP_PORT === undefined ? null : { port: env.SMTP_PORT, host: env.SMTP_HOST },
+      webhooks: { mailgunSigningKey: env.MAILGUN_SIGNING_KEY ?? null, genericSecret: env.MAIL_WEBHOOK_SECRET ?? null },
+    },
+    scouting: {
+      /** EMBEDDINGS_PROVIDER: vector search beside BM25 (none: BM25 only). OpenAI takes OPENAI_API_KEY unless EMBEDDINGS_API_KEY is set. */
+      embeddings:
+        env.EMBEDDINGS_PROVIDER === 'none'
+          ? null
+          : {
+              provider: env.EMBEDDINGS_PROVIDER,
+              model: env.EMBEDDINGS_MODEL,
+              baseUrl: env.EMBEDDINGS_BASE_URL ?? (env.EMBEDDINGS_PROVIDER === 'ollama' ? env.OLLAMA_BASE_URL : env.EMBEDDINGS_PROVIDER === 'openai-compatible' ? env.OPENAI_BASE_URL : undefined),
+              apiKey: env.EMBEDDINGS_API_KEY ?? env.OPENAI_API_KEY,
+            },
+      /** How long a run waits at a gate before it expires; null: forever (the spec's default). */
+      gateTimeoutMs: env.SCOUTING_GATE_TIMEOUT_SECONDS === 0 ? null : env.SCOUTING_GATE_TIMEOUT_SECONDS * 1000,
+    },
   }));
 
 export type Config = z.output<typeof configSchema>;
 export type ConfigVariable = keyof z.input<typeof configSchema>;
 
-const SECRET_BEARING: ReadonlySet<string> = new Set(['REDIS_URL', 'MONGODB_URI', 'GATEWAY_URL', 'COACH_MCP_URL', ...LLM_URL_VARIABLES]);
+const SECRET_BEARING: ReadonlySet<string> = new Set(['SMTP_URL', 'REDIS_URL', 'MONGODB_URI', 'GATEWAY_URL', 'COACH_MCP_URL', 'EMBEDDINGS_BASE_URL', ...LLM_URL_VARIABLES]);
 /** Variables that are secrets as a whole: never echoed, even when invalid. */
-const SECRET: ReadonlySet<string> = new Set(['METRICS_TOKEN', 'COACH_MCP_HEADER', ...LLM_SECRET_VARIABLES]);
+const SECRET: ReadonlySet<string> = new Set(['METRICS_TOKEN', 'COACH_MCP_HEADER', 'EMBEDDINGS_API_KEY', 'MAILGUN_SIGNING_KEY', 'MAIL_WEBHOOK_SECRET', ...LLM_SECRET_VARIABLES]);
 
 export interface ConfigProblem {
   variable: string;

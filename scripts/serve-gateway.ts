@@ -2,12 +2,14 @@ import type { Redis } from 'ioredis';
 import type { Connection } from 'mongoose';
 import { ActorClient } from '../actors/runtime/client.js';
 import type { AnyKind } from '../actors/runtime/contract.js';
+import { createAccountRouter } from '../gateway/account-routes.js';
 import { createActorRouter } from '../gateway/actor-routes.js';
 import { createGatewayApp } from '../gateway/app.js';
 import { authenticateRequest } from '../gateway/auth.js';
 import { startHttpServer } from '../gateway/http-server.js';
 import { UserLimits } from '../gateway/limits.js';
-import { createContractRouter } from '../gateway/contract-routes.js';
+import { createContractRouter, uploadPaths } from '../gateway/contract-routes.js';
+import { createMailWebhookRouter, startSmtpListener, WEBHOOK_PATH } from '../gateway/mail-inbound.js';
 import { createMcpRouter } from '../gateway/mcp/router.js';
 import { TroupeMetrics } from '../gateway/metrics.js';
 import { mongoReadinessCheck, redisReadinessCheck } from '../gateway/readiness.js';
@@ -50,19 +52,27 @@ export async function serveGateway({ config, logger, redis, redisUrl, mongo, kin
   const actorRoutes = createActorRouter({ client, limits, observeTurn: (kind, seconds, outcome) => metrics.observeTurn(kind, seconds, outcome) });
   const contractRoutes = createContractRouter(kinds, { client, limits });
   const mcp = createMcpRouter({ client, limits, authenticate: (headers) => authenticateRequest(users, headers), logger: logger.child({ component: 'mcp' }), redisUrl });
+  const mailDeps = { mongo, client, logger: logger.child({ component: 'mail' }) };
+  const webhooks = createMailWebhookRouter({ ...mailDeps, secrets: config.mail.webhooks });
   const app = createGatewayApp({
     logger: logger.child({ component: 'gateway' }),
     readinessChecks: { redis: redisReadinessCheck(redis), mongo: mongoReadinessCheck(mongo), workers: workersReadinessCheck(client) },
     users,
     metrics,
-    routers: [actorRoutes, contractRoutes, mcp.router],
+    routers: [actorRoutes, contractRoutes, createAccountRouter({ users, limits, kinds }), mcp.router],
+    rawBodyPaths: [...uploadPaths(kinds), WEBHOOK_PATH],
+    publicRouters: [webhooks],
     ...config.gateway,
   });
   const http = await startHttpServer(app, config.http);
+  // SMTP_PORT: this process also receives mail over SMTP.
+  const smtp = config.mail.smtp ? await startSmtpListener(mailDeps, config.mail.smtp) : undefined;
+  if (smtp) logger.info({ port: smtp.port }, `receiving mail over SMTP on ${config.mail.smtp!.host}:${smtp.port}`);
   return {
     url: http.url,
     users,
     async close() {
+      await smtp?.close();
       // Open MCP SSE sessions first: the HTTP server would otherwise wait its grace period for them.
       await mcp.close();
       await http.close();

@@ -1,36 +1,16 @@
 /**
  * MCP resources, registered generically like tools: a kind may declare `resources`, each a URI template
- * whose read becomes one message to one actor; the reply becomes the resource text. No kind declares
- * any yet (mail will: `email://inbox/{inbox_id}/recent`, `email://thread/{thread_id}`).
+ * whose read becomes one message to one actor; the reply becomes the resource text (mail:
+ * `email://inbox/{inbox_id}/recent`, `email://thread/{thread_id}`).
  */
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpError, ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { AnyKind, Logger } from '../../actors/runtime/contract.js';
+import type { AnyKind, Logger, ResourceContract } from '../../actors/runtime/contract.js';
 import { callActor, type ActorCallDeps, type ActorFailure, type McpUser } from '../actor-call.js';
 import { failureText } from './tools.js';
 
-/** What a kind declares to expose an MCP resource (belongs beside ToolContract in actors/runtime/contract.ts). */
-export interface ResourceContract {
-  name: string;
-  title?: string;
-  description: string;
-  /** RFC 6570 URI template, e.g. `email://thread/{thread_id}`. */
-  uriTemplate: string;
-  /** Of the text `render` returns; default application/json. */
-  mimeType?: string;
-  /** Which actor answers a read, and with which message. Variables are validated by the kind's message schema. */
-  toMessage(variables: Record<string, string>, caller: { userId: string }): { actorId: string; type: string; payload: unknown };
-  /** The reply as the resource's text; default: JSON. */
-  render?(data: unknown): string;
-}
-
-/** The field a kind adds to declare resources (not in KindBase yet). */
-export interface WithResources {
-  resources?: ResourceContract[];
-}
-
-export type KindWithResources = AnyKind & WithResources;
+export type { ResourceContract } from '../../actors/runtime/contract.js';
 
 /** JSON-RPC code MCP uses for "resource not found". */
 const RESOURCE_NOT_FOUND = -32002;
@@ -44,7 +24,7 @@ export interface CatalogueResource {
 export function resourceCatalogue(kinds: AnyKind[]): CatalogueResource[] {
   const seen = new Set<string>();
   const resources: CatalogueResource[] = [];
-  for (const kind of kinds as KindWithResources[]) {
+  for (const kind of kinds) {
     for (const contract of kind.resources ?? []) {
       if (contract.description.trim() === '') throw new Error(`resource ${contract.name} of kind ${kind.kind} has no description`);
       if (seen.has(contract.name)) throw new Error(`resource ${contract.name} is declared twice`);

@@ -23,7 +23,7 @@ import { handleStatelessPost, methodNotAllowed } from './streamable-http.js';
 
 export interface McpRouterDeps {
   /** `names` gives the Redis prefix of the relay's channels (the deployment's REDIS_PREFIX). */
-  client: Pick<ActorClient, 'kinds' | 'kind' | 'validate' | 'send' | 'replies' | 'names'>;
+  client: Pick<ActorClient, 'kinds' | 'kind' | 'validate' | 'send' | 'replies' | 'names' | 'followFeed' | 'feedPosition'>;
   limits: Pick<UserLimits, 'enqueueAdmitted'>;
   authenticate: Authenticate;
   logger: Logger;

@@ -6,9 +6,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { AnyKind, Logger } from '../../actors/runtime/contract.js';
-import type { ActorCallDeps, McpUser } from '../actor-call.js';
+import type { McpUser } from '../actor-call.js';
 import { registerResources, resourceCatalogue, type CatalogueResource } from './resources.js';
-import { registerTools, toolCatalogue, type CatalogueTool } from './tools.js';
+import { registerTools, toolCatalogue, type CatalogueTool, type ToolDeps } from './tools.js';
 
 export const SERVER_DESCRIPTION =
   'troupe: actors on a message broker. Each tool sends one message to an actor (a game, a conversation, a ' +
@@ -26,7 +26,7 @@ export function mcpCatalogue(kinds: AnyKind[]): McpCatalogue {
   return { tools: toolCatalogue(kinds), resources: resourceCatalogue(kinds) };
 }
 
-export interface McpServerDeps extends ActorCallDeps {
+export interface McpServerDeps extends ToolDeps {
   logger: Logger;
 }
 

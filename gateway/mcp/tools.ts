@@ -7,7 +7,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { RuntimeError } from '../../actors/runtime/client.js';
+import { RuntimeError, type ActorClient } from '../../actors/runtime/client.js';
 import { RequestError, type AnyKind, type Logger, type ToolContract } from '../../actors/runtime/contract.js';
 import { ApiError } from '../error-response.js';
 import { callActor, type ActorCallDeps, type ActorFailure, type McpUser } from '../actor-call.js';
@@ -49,6 +49,29 @@ export function toolCatalogue(kinds: AnyKind[]): CatalogueTool[] {
 
 export interface ToolDeps extends ActorCallDeps {
   logger: Logger;
+  /** For tools that wait on an actor's feed (`follow`). */
+  client: ActorCallDeps['client'] & Pick<ActorClient, 'followFeed' | 'feedPosition'>;
+}
+
+/**
+ * The wait of a `follow` tool: from where the feed stands now, the first entry `answer` accepts, or
+ * the timed-out answer once `waitMs` passes (or the caller goes away). Nothing runs on a worker.
+ */
+async function followAnswer(deps: ToolDeps, user: McpUser, follow: NonNullable<ToolContract['follow']>, reply: unknown, signal: AbortSignal): Promise<unknown> {
+  const ready = follow.ready?.(reply);
+  if (ready !== undefined) return ready;
+  const actor = follow.feed(reply);
+  const from = follow.from?.(reply) ?? (await deps.client.feedPosition(actor));
+  const deadline = AbortSignal.any([signal, AbortSignal.timeout(follow.waitMs(reply))]);
+  try {
+    for await (const entry of deps.client.followFeed(actor, user.id, { lastEventId: from, signal: deadline })) {
+      const answer = follow.answer(entry, reply);
+      if (answer !== undefined) return answer;
+    }
+  } catch (error) {
+    if (!deadline.aborted) throw error;
+  }
+  return follow.timedOut(reply);
 }
 
 /** Registers the catalogue's tools on a server that serves `user` (one server per request or session). */
@@ -64,7 +87,9 @@ export function registerTools(server: McpServer, tools: CatalogueTool[], deps: T
           const message = contract.toMessage(args, { userId: user.id, name: user.name });
           const answer = await callActor(deps, { user, kind: tool.kind, message, signal: extra.signal, onEvent: (e) => progress.report(e) });
           await progress.flush();
-          return answer.ok ? successResult(tool, answer.data, deps.logger) : failureResult(answer.failure);
+          if (!answer.ok) return failureResult(answer.failure);
+          const data = contract.follow ? await followAnswer(deps, user, contract.follow, answer.data, extra.signal) : answer.data;
+          return successResult(tool, data, deps.logger);
         } catch (thrown) {
           // toMessage may refuse arguments the schema let through (e.g. a combination); that is the caller's error.
           if (thrown instanceof RuntimeError) return failureResult({ code: thrown.code, message: thrown.message, details: {} });

@@ -81,10 +81,19 @@ export async function waitUntilReady(url: string, children: BenchProcess[]): Pro
 /** The p-th percentile of ascending `sorted` (nearest rank). */
 export const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
+/** Latency samples (ms) as `{p50_ms, p95_ms, …, max_ms}`, to 0.1 ms, for the percentiles asked. */
+export function latencySummary(samples: number[], percentiles: number[] = [50, 95]): Record<string, number> {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const tenth = (n: number) => Math.round(n * 10) / 10;
+  return { ...Object.fromEntries(percentiles.map((p) => [`p${p}_ms`, tenth(percentile(sorted, p))])), max_ms: tenth(sorted.at(-1) ?? 0) };
+}
+
 export interface BenchTroupe {
   /** http://127.0.0.1:PORT */
   base: string;
   key: string;
+  /** Where its MongoDB listens, and its database (for baselines measured beside it). */
+  mongo: { uri: string; dbName: string };
   /** An MCP SDK client connected to /mcp over streamable HTTP with the bench user's key. */
   mcp: Client;
   stop(): Promise<void>;
@@ -94,7 +103,7 @@ export interface BenchTroupe {
  * A troupe as operators run it, for the MCP benchmarks: `troupe mongo` (embedded, memory), optionally
  * the MTG dataset, a bench user, one `troupe worker` and one `troupe gateway`, and a connected MCP client.
  */
-export async function startBenchTroupe(options: { redisUrl: string; name: string; kindLimits: string; seedMtg?: boolean }): Promise<BenchTroupe> {
+export async function startBenchTroupe(options: { redisUrl: string; name: string; kindLimits: string; seedMtg?: boolean; env?: Record<string, string> }): Promise<BenchTroupe> {
   const [mongoPort, httpPort] = [await freePort(), await freePort()];
   const env = {
     REDIS_URL: options.redisUrl,
@@ -104,6 +113,7 @@ export async function startBenchTroupe(options: { redisUrl: string; name: string
     PORT: String(httpPort),
     HOST: '127.0.0.1',
     KIND_LIMITS: options.kindLimits,
+    ...options.env,
   };
   const processes: ChildProcess[] = [];
   let mcp: Client | undefined;
@@ -133,7 +143,7 @@ export async function startBenchTroupe(options: { redisUrl: string; name: string
     await waitUntilReady(`${base}/readyz`, [worker, gateway]);
     mcp = new Client({ name: `troupe-bench-${options.name}`, version: '1.0.0' });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
-    return { base, key, mcp, stop };
+    return { base, key, mongo: { uri: env.MONGODB_URI, dbName: env.MONGODB_DB }, mcp, stop };
   } catch (e) {
     await stop();
     throw e;

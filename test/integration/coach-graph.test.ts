@@ -71,7 +71,7 @@ describe('deck coach graph (real meta service over MCP, shipped data)', function
     mongo = await startEmbeddedMongo({ port: 0 });
     connection = await mongoose.createConnection(mongo.uri, { dbName: 'coach_graph' }).asPromise();
     await seedMtg(connection);
-    const resources = { mongo: connection, narrator: offlineNarrator(), chatModel: null, mcp: endpointAt(undefined) };
+    const resources = { mongo: connection, narrator: offlineNarrator(), chatModel: null, mcp: endpointAt(undefined), embedder: null, gateTimeoutMs: null };
     server = createServer(async (req, res) => {
       if (req.method !== 'POST') return void res.writeHead(405).end();
       const chunks: Buffer[] = [];
@@ -115,12 +115,13 @@ describe('deck coach graph (real meta service over MCP, shipped data)', function
   async function turn(state: ConversationState, type: string, payload: Record<string, unknown>, chatModel: BaseChatModel | null = null, url = mcpUrl): Promise<Turn> {
     const events: Turn['events'] = [];
     let reply: Record<string, unknown> | undefined;
-    const resources: ActorResources = { mongo: connection, narrator: offlineNarrator(), chatModel, mcp: endpointAt(url) };
+    const resources: ActorResources = { mongo: connection, narrator: offlineNarrator(), chatModel, mcp: endpointAt(url), embedder: null, gateTimeoutMs: null };
     const ctx = {
       actor: { kind: 'conversation', id: state.conversation_id },
       ownerId: 'user-1',
       emit: (event: string, data: unknown) => events.push({ event, data: data as Record<string, unknown> }),
       reply: (data: unknown) => (reply = data as Record<string, unknown>),
+      fail() {},
       send() {},
       schedule() {},
       publish() {},
@@ -140,7 +141,7 @@ describe('deck coach graph (real meta service over MCP, shipped data)', function
   async function metaRankings(format: string, days: number) {
     return (await metaKind.handle(
       { messageId: randomUUID(), type: 'get_format_meta_rankings', payload: metaKind.messages.get_format_meta_rankings!.parse({ format, current_days: days, previous_days: days }), ownerId: 'u', createdAt: Date.now() },
-      { emit() {}, resources: { mongo: connection, narrator: offlineNarrator(), chatModel: null, mcp: endpointAt(undefined) }, signal: new AbortController().signal, logger: silent },
+      { emit() {}, resources: { mongo: connection, narrator: offlineNarrator(), chatModel: null, mcp: endpointAt(undefined), embedder: null, gateTimeoutMs: null }, signal: new AbortController().signal, logger: silent },
     )) as { data: Array<{ archetype: string; meta_share_current: number }> };
   }
 

@@ -89,3 +89,25 @@ export async function createUserKey(name: string, env: NodeJS.ProcessEnv, spawne
   expect(key, created.stdout + created.stderr).to.be.a('string');
   return key!;
 }
+
+/** `troupe mongo` on `port` (memory only), once it listens. */
+export async function startTroupeMongo(port: number, env: NodeJS.ProcessEnv, spawned: TroupeProcess[], args: string[] = []): Promise<TroupeProcess> {
+  const mongo = spawnTroupe(['mongo', '--port', String(port), ...args], env);
+  spawned.push(mongo);
+  await pollUntil(() => mongo.stdout().includes('listening'), { timeoutMs: 30_000, what: 'troupe mongo' });
+  return mongo;
+}
+
+/** A `troupe worker` and a `troupe gateway` on `env`, once `base`/readyz answers 200 (fails if either exits). */
+export async function startWorkerAndGateway(env: NodeJS.ProcessEnv, base: string, spawned: TroupeProcess[]): Promise<void> {
+  const services = ['worker', 'gateway'].map((command) => spawnTroupe([command], env));
+  spawned.push(...services);
+  await pollUntil(
+    async () => {
+      const exited = services.find((p) => p.exitStatus());
+      if (exited) throw new Error(`troupe ${exited === services[0] ? 'worker' : 'gateway'} exited: ${exited.stderr()}`);
+      return (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200;
+    },
+    { timeoutMs: 90_000, what: `${base}/readyz` },
+  );
+}

@@ -27,8 +27,25 @@ describe('loadConfig', () => {
       },
       agents: { mcpUrl: undefined, mcpHeader: undefined, gatewayUrl: 'http://127.0.0.1:8080' },
       llm: { provider: 'offline' },
+      scouting: { embeddings: null, gateTimeoutMs: null },
+      mail: {
+        settings: { domain: 'troupe.local', transport: 'local', smtpUrl: null, allowDomains: [], blockDomains: [], sendPerMinute: 30, demoInbound: true },
+        smtp: null,
+        webhooks: { mailgunSigningKey: null, genericSecret: null },
+      },
     };
     expect(loadConfig({})).to.deep.equal(expected);
+  });
+
+  it('reads the embeddings provider and the scouting gate timeout, and never echoes the embeddings key', () => {
+    const config = loadConfig({ EMBEDDINGS_PROVIDER: 'ollama', EMBEDDINGS_MODEL: 'nomic-embed-text', SCOUTING_GATE_TIMEOUT_SECONDS: '3600' });
+    expect(config.scouting).to.deep.equal({
+      embeddings: { provider: 'ollama', model: 'nomic-embed-text', baseUrl: 'http://127.0.0.1:11434', apiKey: undefined },
+      gateTimeoutMs: 3_600_000,
+    });
+    expect(loadConfig({ EMBEDDINGS_PROVIDER: 'openai', OPENAI_API_KEY: 'k1' }).scouting.embeddings).to.deep.include({ provider: 'openai', apiKey: 'k1' });
+    const error = configError({ EMBEDDINGS_PROVIDER: 'word2vec', SCOUTING_GATE_TIMEOUT_SECONDS: '-5', EMBEDDINGS_API_KEY: '' });
+    expect(error.message).to.include('EMBEDDINGS_PROVIDER').and.include('SCOUTING_GATE_TIMEOUT_SECONDS');
   });
 
   it('reads where agents call MCP tools, and never echoes the header', () => {
@@ -65,8 +82,28 @@ describe('loadConfig', () => {
       GATEWAY_URL: 'http://gateway:8080',
       COACH_MCP_URL: 'https://mcp.example.com/mcp',
       COACH_MCP_HEADER: 'X-Api-Key: k',
+      EMBEDDINGS_PROVIDER: 'openai-compatible',
+      EMBEDDINGS_BASE_URL: 'http://embed.internal/v1',
+      EMBEDDINGS_MODEL: 'bge-small',
+      SCOUTING_GATE_TIMEOUT_SECONDS: '86400',
+      MAIL_DOMAIN: 'Mail.Example.com',
+      MAIL_TRANSPORT: 'smtp',
+      SMTP_URL: 'smtp://relay.internal:587',
+      SMTP_PORT: '2525',
+      SMTP_HOST: '0.0.0.0',
+      MAIL_ALLOW_DOMAINS: 'example.com',
+      MAIL_BLOCK_DOMAINS: ' Spam.test ',
+      MAIL_SEND_PER_MINUTE: '5',
+      MAILGUN_SIGNING_KEY: 'mg-key',
+      MAIL_WEBHOOK_SECRET: 'a-generic-secret-of-16',
     });
     expect(config).to.deep.equal({
+      scouting: { embeddings: { provider: 'openai-compatible', model: 'bge-small', baseUrl: 'http://embed.internal/v1', apiKey: undefined }, gateTimeoutMs: 86_400_000 },
+      mail: {
+        settings: { domain: 'mail.example.com', transport: 'smtp', smtpUrl: 'smtp://relay.internal:587', allowDomains: ['example.com'], blockDomains: ['spam.test'], sendPerMinute: 5, demoInbound: false },
+        smtp: { port: 2525, host: '0.0.0.0' },
+        webhooks: { mailgunSigningKey: 'mg-key', genericSecret: 'a-generic-secret-of-16' },
+      },
       agents: { mcpUrl: 'https://mcp.example.com/mcp', mcpHeader: { name: 'X-Api-Key', value: 'k' }, gatewayUrl: 'http://gateway:8080' },
       nodeEnv: 'production',
       http: { host: '0.0.0.0', port: 3000 },
