@@ -5,7 +5,16 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { z } from 'zod';
-import { RequestError, type ActorMessage, type Caller, type FeedRouteContract, type HttpRouteContract, type ToolContract } from '../runtime/contract.js';
+import {
+  RequestError,
+  type ActorMessage,
+  type Caller,
+  type FeedRouteContract,
+  type HttpRouteContract,
+  type PromptContract,
+  type ResourceContract,
+  type ToolContract,
+} from '../runtime/contract.js';
 import { BOT_NAMES } from './bots/index.js';
 import { EDITIONS, PRESET_NAMES } from './engine/index.js';
 import type { SeatRequest } from './session.js';
@@ -212,5 +221,38 @@ export const feeds: FeedRouteContract[] = [
     actorId: (params) => params.id as string,
     snapshot: (params) => ({ actorId: params.id as string, type: 'observe', payload: { detail: 'standard' } }),
     finished: (snapshot) => (snapshot as { gameOver?: boolean } | null)?.gameOver === true,
+  },
+];
+
+/** What an agent reads of a game: its own view (a spectator's has no hand), as game_observe answers. */
+export const resources: ResourceContract[] = [
+  {
+    name: 'game',
+    title: 'A Dominion game',
+    description: 'Your view of a Dominion game: your hand, the supply, turn and phase, the pending decision with numbered options, and the result when over (game://{game_id}).',
+    uriTemplate: 'game://{game_id}',
+    toMessage: (variables) => {
+      const gameId = GameId.safeParse(variables.game_id);
+      if (!gameId.success) throw new RequestError('bad_request', `game://{game_id}: ${gameId.error.issues[0]!.message}`);
+      return { actorId: gameId.data, type: 'observe', payload: { detail: 'standard' } };
+    },
+  },
+];
+
+const BotName = z.enum(BOT_NAMES as [string, ...string[]]);
+
+export const prompts: PromptContract[] = [
+  {
+    name: 'play_dominion',
+    title: 'Play a game of Dominion against a bot',
+    description: 'Starts a base-set Dominion game against a bot and plays it to the end with game_session, game_observe and game_execute.',
+    args: { bot: BotName.optional().describe(`The opponent: one of ${BOT_NAMES.join(', ')} (default ${BOT_NAMES[0]})`) },
+    text: ({ bot }) =>
+      `Play a game of Dominion (base set) against the bot "${bot ?? BOT_NAMES[0]}". ` +
+      `Start it with game_session {"action": "new", "seats": ["me", "bot:${bot ?? BOT_NAMES[0]}"]}. ` +
+      'On each turn read your view (game_observe, or the view game_execute answers with): your hand, coins, actions and buys, ' +
+      'the supply, and the numbered options or the pending decision. Make one move at a time with game_execute, giving your reasoning; ' +
+      'a good plan is to buy Gold and Silver early, add a few strong actions, and turn to Provinces once your deck can reach 8 coins. ' +
+      'Keep going until the game is over, then report the final scores and what decided the game.',
   },
 ];

@@ -5,7 +5,7 @@
  * everyone following, a private `view` for each seated person, and `done` when the game is over.
  */
 import { RequestError, type ActorKind, type TurnContext } from '../runtime/contract.js';
-import { feeds, http, messages, tools, type GameMessages } from './contract.js';
+import { feeds, http, messages, prompts, resources, tools, type GameMessages } from './contract.js';
 import {
   createSession,
   endSession,
@@ -46,6 +46,8 @@ export const gameKind: ActorKind<GameActorState> = {
   description: 'Dominion games (base set, 2-4 seats) for people, AI agents and bots.',
   messages,
   tools,
+  resources,
+  prompts,
   http,
   feeds,
   limits: { rate: { points: 1200, durationSeconds: 60 }, concurrent: 20 },

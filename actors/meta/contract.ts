@@ -5,7 +5,7 @@
  * troupe adds optional `days` / `format` parameters where a computation needs a window or a format.
  */
 import { z } from 'zod';
-import type { HttpRouteContract, ToolContract } from '../runtime/contract.js';
+import type { HttpRouteContract, PromptContract, ResourceContract, ToolContract } from '../runtime/contract.js';
 
 export const DEFAULT_DAYS = 30;
 const Days = z.number().int().min(1).max(365);
@@ -272,5 +272,46 @@ export const http: HttpRouteContract[] = [
       days: z.coerce.number().int().min(1).max(365).default(DEFAULT_DAYS),
     },
     toMessage: ({ query }) => ({ actorId: 'service', type: 'get_format_archetypes', payload: query }),
+  },
+];
+
+/** What an agent reads before it analyses a format: its rankings over the default windows. */
+export const resources: ResourceContract[] = [
+  {
+    name: 'meta-rankings',
+    title: 'Format meta rankings',
+    description: `A format's archetype rankings (meta share, win rate, trend) over the last ${DEFAULT_DAYS} days and the ${DEFAULT_DAYS} before, as get_format_meta_rankings answers (meta://{format}/rankings, e.g. meta://Modern/rankings).`,
+    uriTemplate: 'meta://{format}/rankings',
+    toMessage: (variables) => ({ actorId: 'service', type: 'get_format_meta_rankings', payload: { format: variables.format } }),
+  },
+];
+
+export const prompts: PromptContract[] = [
+  {
+    name: 'analyse_meta',
+    title: 'Analyse the meta of a format',
+    description: 'A meta report for one format from real tournament data: the top archetypes, what is rising or falling, and the key matchups.',
+    args: { format: Format.describe('Format name, e.g. "Modern"') },
+    text: ({ format }) =>
+      `Analyse the ${format} meta from the tournament data. Read the rankings with get_format_meta_rankings (current and previous windows) ` +
+      'and the matchup matrix with get_format_matchup_stats. Report the top archetypes with their meta share and win rate, which are rising ' +
+      'or falling between the windows, the most lopsided matchups among the top archetypes (with match counts, so small samples show), and ' +
+      'what a player should expect to face this week. Quote numbers from the tools; do not guess.',
+  },
+  {
+    name: 'review_deck',
+    title: 'Review my deck',
+    description: 'A review of your deck list against the current meta: matchups, main deck flex spots and sideboard changes.',
+    args: {
+      format: Format.describe('Format name, e.g. "Modern"'),
+      deck: z.string().min(1).max(100_000).describe('Your deck list as exported by MTGO, Arena or Moxfield'),
+      archetype: Archetype.optional().describe('Your archetype, if you know it (e.g. "Boros Energy")'),
+    },
+    text: ({ format, deck, archetype }) =>
+      `Review my ${format} deck${archetype ? ` (${archetype})` : ''} against the current meta. Parse it with get_enriched_deck; ` +
+      `${archetype ? '' : 'work out its archetype from get_format_archetypes; '}` +
+      'read its matchups with get_deck_matchup_stats, then use optimize_mainboard and optimize_sideboard for concrete changes, and ' +
+      'generate_deck_matchup_strategy for the hardest common matchup. Give the changes as cards in and out with counts, and say why ' +
+      `with numbers from the tools.\n\nMy deck:\n${deck}`,
   },
 ];

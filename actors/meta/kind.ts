@@ -6,7 +6,7 @@
 import type { Connection } from 'mongoose';
 import type { ServiceContext, ServiceKind } from '../runtime/contract.js';
 import { CardCatalogue } from './card-catalogue.js';
-import { http, messages, tools, type MetaMessages } from './contract.js';
+import { http, messages, prompts, resources, tools, type MetaMessages } from './contract.js';
 import { enrichedDeck } from './enriched-deck.js';
 import { deckMatchups, formatArchetypes, formatMatchups, metaRankings } from './format-meta.js';
 import { optimizeMainboard } from './mainboard-optimizer.js';
@@ -42,6 +42,8 @@ export const metaKind: ServiceKind = {
   description: 'MTG meta research and deck coaching over real tournament data (stateless service).',
   messages,
   tools,
+  resources,
+  prompts,
   http,
   concurrency: 8,
   limits: { rate: { points: 600, durationSeconds: 60 }, concurrent: 20 },

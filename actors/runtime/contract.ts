@@ -130,6 +130,20 @@ export interface ResourceContract {
 }
 
 /**
+ * An MCP prompt: a ready-made request for a common workflow ("play a game of Dominion against a bot"),
+ * with string arguments the client fills in. Pure text: getting one runs no actor.
+ */
+export interface PromptContract {
+  name: string;
+  title?: string;
+  description: string;
+  /** Each argument a (possibly optional) string schema, as MCP prompt arguments are. */
+  args?: Record<string, z.ZodType<string | undefined>>;
+  /** The user message the prompt expands to. */
+  text(args: Record<string, string | undefined>): string;
+}
+
+/**
  * An HTTP route that becomes one message to one actor; the reply is the JSON body. `path` is a
  * @koa/router path (`/games/:id/moves`); params, query and body are validated against their shapes.
  */
@@ -222,6 +236,7 @@ interface KindBase {
   limits?: KindLimits;
   tools?: ToolContract[];
   resources?: ResourceContract[];
+  prompts?: PromptContract[];
   http?: HttpRouteContract[];
   batches?: BatchRouteContract[];
   feeds?: FeedRouteContract[];

@@ -6,7 +6,7 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpError, ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { AnyKind, Logger, ResourceContract } from '../../actors/runtime/contract.js';
+import { RequestError, type AnyKind, type Logger, type ResourceContract } from '../../actors/runtime/contract.js';
 import { callActor, type ActorCallDeps, type ActorFailure, type McpUser } from '../actor-call.js';
 import { failureText } from './tools.js';
 
@@ -54,6 +54,8 @@ export function registerResources(server: McpServer, resources: CatalogueResourc
         try {
           answer = await callActor(deps, { user, kind, message: contract.toMessage(flat, { userId: user.id }), signal: extra.signal });
         } catch (thrown) {
+          // A URI the contract refuses (e.g. a malformed id) is the client's mistake: say what is wrong.
+          if (thrown instanceof RequestError) throw resourceError({ code: thrown.code, message: thrown.message, details: thrown.details ?? {} });
           deps.logger.error({ err: thrown, resource: contract.name, userId: user.id }, 'MCP resource read failed');
           throw new McpError(ErrorCode.InternalError, 'the resource could not be read; try again later');
         }

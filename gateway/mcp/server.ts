@@ -1,5 +1,5 @@
 /**
- * The MCP server troupe exposes: the kinds' tools and resources, an (empty) prompt list, bound to one
+ * The MCP server troupe exposes: the kinds' tools, resources and prompts, bound to one
  * authenticated user. Transports build one per stateless request or per SSE session; building is cheap
  * because the catalogue (schemas, name checks) is compiled once.
  */
@@ -7,6 +7,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { AnyKind, Logger } from '../../actors/runtime/contract.js';
 import type { McpUser } from '../actor-call.js';
+import type { PromptContract } from '../../actors/runtime/contract.js';
+import { promptCatalogue, registerPrompts } from './prompts.js';
 import { registerResources, resourceCatalogue, type CatalogueResource } from './resources.js';
 import { registerTools, toolCatalogue, type CatalogueTool, type ToolDeps } from './tools.js';
 
@@ -20,10 +22,11 @@ const MAX_TOOL_INPUT_ELEMENTS = 10_000;
 export interface McpCatalogue {
   tools: CatalogueTool[];
   resources: CatalogueResource[];
+  prompts: PromptContract[];
 }
 
 export function mcpCatalogue(kinds: AnyKind[]): McpCatalogue {
-  return { tools: toolCatalogue(kinds), resources: resourceCatalogue(kinds) };
+  return { tools: toolCatalogue(kinds), resources: resourceCatalogue(kinds), prompts: promptCatalogue(kinds) };
 }
 
 export interface McpServerDeps extends ToolDeps {
@@ -43,5 +46,6 @@ export function buildMcpServer(catalogue: McpCatalogue, deps: McpServerDeps, use
   );
   registerTools(server, catalogue.tools, deps, user);
   registerResources(server, catalogue.resources, deps, user);
+  registerPrompts(server, catalogue.prompts);
   return server;
 }

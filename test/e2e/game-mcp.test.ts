@@ -99,6 +99,42 @@ describe('Dominion over MCP and HTTP on a running troupe', function () {
     ]);
   });
 
+  it('serves game://{game_id} and meta://{format}/rankings as resources, and the workflow prompts', async function () {
+    const templates = (await agent.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
+    expect(templates).to.include.members(['game://{game_id}', 'meta://{format}/rankings']);
+
+    const started = view((await agent.callTool({ name: 'game_session', arguments: { action: 'new', seats: ['me', 'bot:bmu'], seed: 5 } })) as CallToolResult);
+    const read = await agent.readResource({ uri: `game://${started.gameId}` });
+    const resourceView = JSON.parse((read.contents[0] as { text: string }).text) as View;
+    expect(resourceView.gameId).to.equal(started.gameId);
+    expect(resourceView.yourSeat).to.equal(started.yourSeat);
+    expect(resourceView.gameState!.players[started.yourSeat!]!.hand).to.deep.equal(started.gameState!.players[started.yourSeat!]!.hand);
+    const badId = await agent.readResource({ uri: 'game://not-a-game' }).then(() => undefined, (error: Error) => error);
+    expect(badId?.message).to.include('a game id like g-0123456789ab');
+
+    type Rankings = { data: unknown[]; metadata: Record<string, unknown> };
+    const rankings = JSON.parse(((await agent.readResource({ uri: 'meta://Modern/rankings' })).contents[0] as { text: string }).text) as Rankings;
+    const tool = (await agent.callTool({ name: 'get_format_meta_rankings', arguments: { format: 'Modern' } })) as CallToolResult;
+    // The same answer as the tool with its default windows, but for when it was computed.
+    const untimed = ({ data, metadata }: Rankings) => ({ data, metadata: { ...metadata, timestamp: undefined } });
+    expect(untimed(rankings)).to.deep.equal(untimed(tool.structuredContent as Rankings));
+    expect(rankings.data.length).to.be.greaterThan(5);
+
+    const { prompts } = await agent.listPrompts();
+    expect(prompts.map((p) => p.name)).to.include.members(['play_dominion', 'analyse_meta', 'review_deck']);
+    expect(prompts.find((p) => p.name === 'review_deck')!.arguments!.map((a) => [a.name, a.required ?? false])).to.deep.equal([
+      ['format', true],
+      ['deck', true],
+      ['archetype', false],
+    ]);
+    const play = await agent.getPrompt({ name: 'play_dominion', arguments: { bot: 'bmu' } });
+    expect((play.messages[0]!.content as { text: string }).text).to.include('"seats": ["me", "bot:bmu"]');
+    const review = await agent.getPrompt({ name: 'review_deck', arguments: { format: 'Modern', deck: '4 Lightning Bolt\n4 Ragavan, Nimble Pilferer' } });
+    expect((review.messages[0]!.content as { text: string }).text).to.include('Modern').and.include('4 Ragavan, Nimble Pilferer');
+    const missing = await agent.getPrompt({ name: 'analyse_meta', arguments: {} }).then(() => undefined, (error: Error) => error);
+    expect(missing?.message).to.match(/format/);
+  });
+
   it('refuses invalid input with the spec\'s messages and leaves the game unchanged', async function () {
     const started = view((await agent.callTool({ name: 'game_session', arguments: { action: 'new', seed: 3 } })) as CallToolResult);
     const bad = (await agent.callTool({ name: 'game_execute', arguments: { gameId: started.gameId, move: '99' } })) as CallToolResult;
