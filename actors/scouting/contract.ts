@@ -46,6 +46,7 @@ export const recordMessages = {
   list_players: z.object({ q: z.string().trim().max(200).optional(), sport: Sport.optional(), limit: z.number().int().min(1).max(100).default(50) }).strict(),
   get_player: z.object({ id: z.string().min(1).max(100) }).strict(),
   get_report: z.object({ id: z.string().min(1).max(100) }).strict(),
+  list_reports: z.object({ player_id: z.string().min(1).max(100).optional(), limit: z.number().int().min(1).max(100).default(50) }).strict(),
 };
 
 /** Fields of a resume in flat form (HTTP body, MCP arguments); the message schema checks the combination. */
@@ -106,6 +107,13 @@ export const http: HttpRouteContract[] = [
     description: 'One of your players, with its latest report.',
     params: { id: recordId },
     toMessage: ({ params }) => ({ kind: SCOUTING_RECORDS_KIND, actorId: 'service', type: 'get_player', payload: { id: params.id } }),
+  },
+  {
+    method: 'GET',
+    path: '/reports',
+    description: 'Your saved scouting reports, newest first, with the player each is about (without the report text); player_id filters.',
+    query: { player_id: z.string().trim().min(1).max(100).optional(), limit: z.coerce.number().int().min(1).max(100).optional() },
+    toMessage: ({ query }) => ({ kind: SCOUTING_RECORDS_KIND, actorId: 'service', type: 'list_reports', payload: query }),
   },
   {
     method: 'GET',

@@ -235,6 +235,15 @@ export const scoutingRecordsKind: ServiceKind = {
         const report = player.latest_report_id ? await reports.findOne({ _id: player.latest_report_id, ownerId: owner }, { ownerId: 0 }).lean().exec() : null;
         return { player, latest_report: report };
       }
+      case 'list_reports': {
+        const { player_id, limit } = message.payload as { player_id?: string; limit: number };
+        const filter: Record<string, unknown> = { ownerId: owner };
+        if (player_id) filter.player_id = player_id;
+        const found = await reports.find(filter, { ownerId: 0, report_text: 0 }).sort({ created_at: -1 }).limit(limit).lean().exec();
+        const named = await players.find({ ownerId: owner, _id: { $in: [...new Set(found.map((r) => r.player_id))] } }, { display_name: 1, sport: 1 }).lean().exec();
+        const byId = new Map(named.map((p) => [p._id, p]));
+        return { reports: found.map((r) => ({ ...r, player_name: byId.get(r.player_id)?.display_name ?? null, sport: byId.get(r.player_id)?.sport ?? null })) };
+      }
       case 'get_report': {
         const report = await reports.findOne({ _id: (message.payload as { id: string }).id, ownerId: owner }, { ownerId: 0 }).lean().exec();
         if (!report) throw new RequestError('not_found', `report ${(message.payload as { id: string }).id} not found`);

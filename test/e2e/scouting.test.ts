@@ -176,6 +176,11 @@ describe('scouting on a running troupe (HTTP, SSE and MCP, offline)', function (
     expect(((await json(await request('GET', '/players?q=ellery'), 200)).players as Structured[]).map((p) => p._id)).to.include(savedPlayer);
     expect((await request('GET', `/players/${savedPlayer}`, { apiKey: otherKey })).status).to.equal(404);
     expect((await request('GET', `/reports/${savedReport}`, { apiKey: otherKey })).status).to.equal(404);
+    const listed = (await json(await request('GET', `/reports?player_id=${savedPlayer}`), 200)).reports as Structured[];
+    expect(listed.map((r) => r._id)).to.deep.equal([savedReport]);
+    expect(listed[0]).to.include({ player_id: savedPlayer, player_name: 'Marcus Ellery', run_id: runId });
+    expect(listed[0]).to.not.have.property('report_text');
+    expect(((await json(await request('GET', '/reports', { apiKey: otherKey }), 200)).reports as Structured[]).map((r) => r._id)).to.not.include(savedReport);
     expect((await request('GET', `/scouting/runs/${runId}`, { apiKey: otherKey })).status).to.equal(404);
     const runs = await json(await request('GET', '/scouting/runs'), 200);
     expect((runs.runs as Structured[]).find((r) => r.run_id === runId)).to.include({ status: 'completed', saved: true });
