@@ -62,7 +62,7 @@ const Search = z.object({ query: z.string().trim().min(1).max(500), inbox_id: In
 export const serviceMessages = {
   list_inboxes: z.object({}).strict(),
   recent_threads: z.object({ inbox_id: InboxId, limit: z.number().int().min(1).max(100).default(10) }).strict(),
-  get_thread: z.object({ thread_id: ThreadId }).strict(),
+  get_thread: z.object({ thread_id: ThreadId, include_html: z.boolean().default(false) }).strict(),
   thread_markdown: z.object({ thread_id: ThreadId }).strict(),
   search: Search,
   /** wait_for_reply's first step: the thread exists, and which inbox's feed to follow. */
@@ -122,9 +122,10 @@ export const http: HttpRouteContract[] = [
   {
     method: 'GET',
     path: '/threads/:id',
-    description: 'A thread with its messages.',
+    description: 'A thread with its messages; ?html=true adds each message\'s HTML part for clients that render it (sanitize it before display, as the web client does).',
     params: { id: ThreadId },
-    toMessage: ({ params }) => service('get_thread', { thread_id: params.id }),
+    query: { html: z.enum(['true', 'false']).optional() },
+    toMessage: ({ params, query }) => service('get_thread', { thread_id: params.id, include_html: query.html === 'true' }),
   },
   {
     method: 'POST',

@@ -311,7 +311,9 @@ export const mailKind: ServiceKind = {
       case 'get_thread': {
         const thread = await ownedThread(mongo, owner, p.thread_id as string);
         const found = await models.messages.find({ threadId: thread._id, ownerId: owner }).sort({ created_at: 1 }).lean().exec();
-        return { ...threadSummary(thread), inbox_id: thread.inboxId, messages: found.map(messageView) };
+        // The HTML part only when asked (a web client renders it); agents read the Markdown content.
+        const view = p.include_html ? (m: MessageRecord) => ({ ...messageView(m), html: m.html ?? null }) : messageView;
+        return { ...threadSummary(thread), inbox_id: thread.inboxId, messages: found.map(view) };
       }
       case 'thread_markdown': {
         const thread = await ownedThread(mongo, owner, p.thread_id as string);

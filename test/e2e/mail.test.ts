@@ -131,6 +131,11 @@ describe('mail on a running troupe (MCP, HTTP, SMTP in and out, webhooks)', func
     const thread = (await (await request('GET', `/threads/${theirs.id as string}`, undefined, otherKey)).json()) as { messages: Structured[] };
     expect(thread.messages[0]).to.include({ direction: 'inbound', from: 'support@agents.test', subject: 'Invoice 42' });
     expect(thread.messages[0]!.content).to.include('**Hello**');
+    expect(thread.messages[0]).to.not.have.property('html');
+    // A client that renders HTML asks for the part.
+    const withHtml = (await (await request('GET', `/threads/${theirs.id as string}?html=true`, undefined, otherKey)).json()) as { messages: Structured[] };
+    expect(withHtml.messages[0]!.html).to.include('<strong>Hello</strong>').and.include('href="https://example.com/42"');
+    expect((await request('GET', `/threads/${theirs.id as string}?html=yes`, undefined, otherKey)).status).to.equal(400);
     // Their reply lands in our thread (In-Reply-To), and wakes the waiting agent.
     const waiting = call('wait_for_reply', { thread_id: threadId, timeout_seconds: 60 });
     await new Promise((resolve) => setImmediate(resolve));
