@@ -7,6 +7,7 @@ import { bareErrorStatusResponse, errorResponse } from './error-response.js';
 import { createHealthRouter } from './health.js';
 import { jsonBody } from './json-body.js';
 import { createLoginRouter } from './login.js';
+import { createWebClientRouter } from './web-client.js';
 import { createMetricsRouter, TroupeMetrics } from './metrics.js';
 import type { ReadinessChecks } from './readiness.js';
 import { requestLogging } from './request-logging.js';
@@ -37,6 +38,8 @@ export interface GatewayDependencies {
    * check, which sets `ctx.state.user`. Unknown paths still answer 404, without asking for a key.
    */
   routers?: ReadonlyArray<Router<GatewayState>>;
+  /** The built web client served at `/` (scripts/web-build.ts); undefined: `/` says to build it. */
+  webClientDir?: string;
   /** Routes that check their own credentials (signed webhooks): mounted before the API-key check. */
   publicRouters?: ReadonlyArray<Router<GatewayState>>;
 }
@@ -45,7 +48,7 @@ export interface GatewayDependencies {
  * The gateway's Koa app. Everything it talks to is passed in, so tests can wire fakes or real servers.
  *
  * Order: request id + logging -> error body -> CORS -> metrics -> JSON body -> public routes
- * (/healthz, /readyz, /metrics, POST /auth/login) -> API key -> `routers`.
+ * (/healthz, /readyz, /metrics, POST /auth/login, the web client) -> API key -> `routers`.
  */
 export function createGatewayApp(deps: GatewayDependencies): Koa<GatewayState> {
   const { logger, readinessChecks, readinessTimeoutMs, users, routers = [] } = deps;
@@ -69,7 +72,7 @@ export function createGatewayApp(deps: GatewayDependencies): Koa<GatewayState> {
     createHealthRouter({ readinessChecks, checkTimeoutMs: readinessTimeoutMs }),
     createMetricsRouter(metrics, { token: deps.metricsToken }),
   ];
-  if (users) publicRoutes.push(createLoginRouter(users));
+  if (users) publicRoutes.push(createLoginRouter(users), createWebClientRouter(deps.webClientDir));
   publicRoutes.push(...(deps.publicRouters ?? []));
   for (const router of publicRoutes) {
     app.use(router.routes());

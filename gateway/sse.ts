@@ -25,6 +25,9 @@ import { ApiError, toErrorResponse } from './error-response.js';
 
 /** Default interval of heartbeat comments: below the 30-60 s idle timeouts of common proxies. */
 export const DEFAULT_HEARTBEAT_MS = 15_000;
+
+/** The `retry:` each stream announces: how long a client waits before it reconnects with Last-Event-ID. */
+export const SSE_RETRY_MS = 2_000;
 /** Node clamps larger timer delays to 1 ms (and warns), which would make a "never" ping fire constantly. */
 const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 
@@ -151,6 +154,7 @@ export async function streamEvents(
   // A plain pipe, not stream.pipeline: pipeline makes an AbortController and a DOMException per
   // response, a measurable cost per message; the response's 'close' is all we need to watch.
   writer.pipe(res);
+  writer.send({ retry: SSE_RETRY_MS, data: ':reconnect with Last-Event-ID' });
   res.once('close', () => {
     clientGone.abort(CLIENT_GONE);
     if (!writer.writableFinished) writer.destroy();

@@ -87,6 +87,20 @@ program
     })(),
   );
 
+program
+  .command('build-web')
+  .description('build the web client into dist/web (hashed, precompressed assets; npm start builds it when stale)')
+  .option('--if-stale', 'build only when the sources changed since the last build')
+  .action((options: { ifStale?: boolean }) =>
+    exitWith(async () => {
+      const { buildWebClient, ensureWebBuild } = await import('./web-build.js');
+      const started = performance.now();
+      const dir = options.ifStale ? (await ensureWebBuild()).dir : await buildWebClient();
+      process.stdout.write(`web client in ${dir} (${Math.round(performance.now() - started)} ms)\n`);
+      return 0;
+    })(),
+  );
+
 const users = program.command('users').description('manage users and their API keys (in MONGODB_URI or the embedded server)');
 
 users
@@ -380,6 +394,22 @@ bench
       const result = await runGameBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, games: options.games });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return result.acceptance.game_execute_p99_under_100ms ? 0 : 1;
+    })(),
+  );
+
+bench
+  .command('web')
+  .description('the web client in headless chromium: bundle size, time to interactive, click on a Dominion option to the board updated')
+  .option('--loads <n>', 'cold page loads to time', countOption, 10)
+  .option('--clicks <n>', 'option clicks to time', countOption, 120)
+  .action((options: { loads: number; clicks: number }) =>
+    exitWith(async () => {
+      const config = loadConfig();
+      const [{ createLogger }, { runWebBench }] = await Promise.all([import('./logger.js'), import('./bench/web.js')]);
+      const logger = createLogger({ ...config.log, fd: 2 });
+      const result = await runWebBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, ...options });
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      return Object.values(result.acceptance).every(Boolean) ? 0 : 1;
     })(),
   );
 

@@ -4,6 +4,7 @@ import { RedisNames } from '../queues/keys.js';
 import { connectRedis } from '../queues/redis.js';
 import type { Config } from './config.js';
 import { createLogger } from './logger.js';
+import { currentWebBuild } from './web-build.js';
 import { serveGateway } from './serve-gateway.js';
 import { ShutdownSequence } from './shutdown-sequence.js';
 import { onShutdownSignal } from './shutdown-signal.js';
@@ -24,7 +25,10 @@ export async function runGateway(config: Config, kinds: AnyKind[]): Promise<numb
     shutdown.add('redis', () => redis.stop());
     const mongo = await connectMongo({ uri, dbName: config.mongo.dbName, embedded: config.mongo.embedded, logger: logger.child({ component: 'mongo' }) });
     shutdown.add('mongo', () => mongo.stop());
-    const gateway = await serveGateway({ config, logger, redis: redis.client, redisUrl, mongo: mongo.connection, kinds, names: new RedisNames(config.redis.prefix) });
+    // A gateway serves the web client as built (`npm run build`); it never builds in production.
+    const webClientDir = await currentWebBuild();
+    if (webClientDir === undefined) logger.warn('the web client is not built (npm run build): / says so; the APIs work');
+    const gateway = await serveGateway({ config, logger, redis: redis.client, redisUrl, mongo: mongo.connection, kinds, names: new RedisNames(config.redis.prefix), webClientDir });
     shutdown.add('gateway', () => gateway.close());
     logger.info({ url: gateway.url, mcp: `${gateway.url}/mcp` }, `troupe gateway is up at ${gateway.url} (MCP at ${gateway.url}/mcp)`);
   } catch (error) {

@@ -26,6 +26,8 @@ export interface ServeGatewayDeps {
   mongo: Connection;
   kinds: AnyKind[];
   names: RedisNames;
+  /** The web client build to serve at `/` (see web-build.ts). */
+  webClientDir?: string;
 }
 
 export interface ServedGateway {
@@ -44,7 +46,7 @@ function workersReadinessCheck(client: ActorClient) {
 }
 
 /** The gateway of one process: actor routes and MCP behind auth and limits, health and metrics, on HTTP. */
-export async function serveGateway({ config, logger, redis, redisUrl, mongo, kinds, names }: ServeGatewayDeps): Promise<ServedGateway> {
+export async function serveGateway({ config, logger, redis, redisUrl, mongo, kinds, names, webClientDir }: ServeGatewayDeps): Promise<ServedGateway> {
   const users = await UserDirectory.open(mongo);
   const client = new ActorClient(redisUrl, mongo, kinds, names);
   const limits = new UserLimits(redis, { ...config.limits, keyPrefix: names.prefix });
@@ -62,6 +64,7 @@ export async function serveGateway({ config, logger, redis, redisUrl, mongo, kin
     routers: [actorRoutes, contractRoutes, createAccountRouter({ users, limits, kinds }), mcp.router],
     rawBodyPaths: [...uploadPaths(kinds), WEBHOOK_PATH],
     publicRouters: [webhooks],
+    webClientDir,
     ...config.gateway,
   });
   const http = await startHttpServer(app, config.http);

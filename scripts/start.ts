@@ -10,6 +10,7 @@ import { announceLocalLogin } from './local-login.js';
 import { createLogger } from './logger.js';
 import { ShutdownSequence } from './shutdown-sequence.js';
 import { onShutdownSignal } from './shutdown-signal.js';
+import { ensureWebBuild } from './web-build.js';
 import { serveGateway } from './serve-gateway.js';
 import { agentResources } from './agent-resources.js';
 
@@ -49,7 +50,9 @@ export async function runStart(config: Config, kinds: AnyKind[]): Promise<number
     const agents = agentResources(config, mongo.connection, () => ownGateway.url);
     const workers = await startWorkers({ redisUrl: redis.url, mongo: mongo.connection, kinds, ...agents, logger: logger.child({ component: 'worker' }), names });
     shutdown.add('workers', () => workers.close());
-    const gateway = await serveGateway({ config, logger, redis: redis.client, redisUrl: redis.url, mongo: mongo.connection, kinds, names });
+    // npm start serves the web client: built here when missing or older than its sources.
+    const web = await ensureWebBuild((line) => logger.info({ component: 'web' }, line));
+    const gateway = await serveGateway({ config, logger, redis: redis.client, redisUrl: redis.url, mongo: mongo.connection, kinds, names, webClientDir: web.dir });
     shutdown.add('gateway', () => gateway.close());
     ownGateway.url = gateway.url;
 

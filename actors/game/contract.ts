@@ -66,7 +66,7 @@ export const messages = {
 };
 export type GameMessages = { [T in keyof typeof messages]: z.infer<(typeof messages)[T]> };
 
-export const lobbyMessages = { list: z.object({}).strict() };
+export const lobbyMessages = { list: z.object({}).strict(), cards: z.object({}).strict() };
 
 const newGameId = () => `g-${randomBytes(6).toString('hex')}`;
 const nameOf = (caller: Caller) => caller.name ?? caller.userId;
@@ -173,6 +173,12 @@ export const http: HttpRouteContract[] = [
     path: '/games',
     description: 'Your games and games waiting for players.',
     toMessage: () => ({ kind: LOBBY_KIND, actorId: 'service', type: 'list', payload: {} }),
+  },
+  {
+    method: 'GET',
+    path: '/dominion/cards',
+    description: 'The base set\'s cards as the rules print them: name, cost, types, set (basic, both editions, 1e or 2e) and text.',
+    toMessage: () => ({ kind: LOBBY_KIND, actorId: 'service', type: 'cards', payload: {} }),
   },
   {
     method: 'GET',

@@ -10,7 +10,7 @@ import { startWorkers, type RunningWorkers } from '../../actors/runtime/workers.
 import { createGatewayApp } from '../../gateway/app.js';
 import { ApiError } from '../../gateway/error-response.js';
 import { startHttpServer, type RunningHttpServer } from '../../gateway/http-server.js';
-import { lastEventIdOf, streamEvents, streamReplies, type StreamEnd } from '../../gateway/sse.js';
+import { lastEventIdOf, SSE_RETRY_MS, streamEvents, streamReplies, type StreamEnd } from '../../gateway/sse.js';
 import type { GatewayState } from '../../gateway/state.js';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
 import type { ReplyEvent } from '../../queues/reply-stream.js';
@@ -127,6 +127,8 @@ describe('SSE writer (gateway/sse.ts) end to end: real Redis, workers, Koa, even
     expect(received.map((e) => e.id)).to.deep.equal(stored.map((e) => e.id));
     expect(connection.raw()).not.to.include('[object Object]');
     expect(connection.raw()).not.to.include('event: close');
+    // Before any event, how long a client should wait before it reconnects with Last-Event-ID.
+    expect(connection.raw()).to.match(new RegExp(`^: ?ok\n\nretry: ${SSE_RETRY_MS}\n`));
   });
 
   it('resumes after Last-Event-ID (header or lastEventId query) with only the later events', async function () {
@@ -171,7 +173,8 @@ describe('SSE writer (gateway/sse.ts) end to end: real Redis, workers, Koa, even
       if (item.kind === 'comment') comments.push(item.text);
       if (comments.filter((c) => c === 'heartbeat').length === 2) break;
     }
-    expect(comments).to.deep.equal(['ok', 'heartbeat', 'heartbeat']);
+    // The opening `retry:` frame carries a comment line beside the field (see gateway/sse.ts).
+    expect(comments).to.deep.equal(['ok', 'reconnect with Last-Event-ID', 'heartbeat', 'heartbeat']);
     connection.close();
     expect(await withDeadline(observed.get(messageId)!.finished, 10_000, 'the stream to end')).to.equal('disconnected');
   });
@@ -180,6 +183,7 @@ describe('SSE writer (gateway/sse.ts) end to end: real Redis, workers, Koa, even
     const messageId = randomUUID();
     const connection = await openSse(`${server.url}/stoppable/${messageId}`);
     expect((await connection.items.next()).value).to.deep.equal({ kind: 'comment', text: 'ok' });
+    expect((await connection.items.next()).value).to.deep.equal({ kind: 'comment', text: 'reconnect with Last-Event-ID' });
     stoppers.get(messageId)!.abort();
     const rest: SseItem[] = [];
     for await (const item of connection.items) rest.push(item);
