@@ -14,6 +14,11 @@ export default defineConfig(
     },
   },
   {
+    // The CLI's plain-JS launcher runs on Node before tsx is registered.
+    files: ['bin/**/*.js'],
+    languageOptions: { globals: { process: 'readonly' } },
+  },
+  {
     files: ['test/**/*.ts'],
     rules: {
       // chai's property assertions (`expect(x).to.be.true`) are expressions by design.
