@@ -9,6 +9,7 @@ import { useAsync } from '../../components/use-async.js';
 import type { ViewProps } from '../../main.js';
 import { signOut } from '../../session.js';
 import { forgetFreshKey, freshKey } from '../../sign-in.js';
+import { ScrollBox } from '../../components/scroll-box.js';
 
 interface KeyRow {
   prefix: string;
@@ -101,7 +102,7 @@ export function AccountView({ me }: ViewProps) {
 
       <h2>API keys</h2>
       <ErrorNote error={error ?? keys.error} />
-      <div class="table-scroll" tabIndex={0} role="region" aria-label="Your API keys">
+      <ScrollBox label="Your API keys">
         <table aria-label="Your API keys">
           <thead>
             <tr>
@@ -133,7 +134,7 @@ export function AccountView({ me }: ViewProps) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
       <form class="row" onSubmit={createKey}>
         <div>
           <label for="key-label">Label for a new key</label>
@@ -144,7 +145,7 @@ export function AccountView({ me }: ViewProps) {
 
       <h2>Limits and usage</h2>
       <ErrorNote error={usage.error} />
-      <div class="table-scroll" tabIndex={0} role="region" aria-label="Limits and usage">
+      <ScrollBox label="Limits and usage">
         <table aria-label="Limits and usage per kind">
           <thead>
             <tr>
@@ -167,7 +168,7 @@ export function AccountView({ me }: ViewProps) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
       <button type="button" class="secondary" onClick={usage.reload}>
         Refresh usage
       </button>

@@ -7,6 +7,7 @@ import { ErrorNote } from '../../components/error-note.js';
 import { useAsync } from '../../components/use-async.js';
 import { hrefOf, navigate } from '../../route.js';
 import { BOT_NAMES, joinGame, KINGDOM_PRESETS, listGames, startGame, type GameSummary, type SeatRequest } from './game-api.js';
+import { ScrollBox } from '../../components/scroll-box.js';
 
 type SeatChoice = SeatRequest | 'none';
 
@@ -154,7 +155,7 @@ function GameList() {
       {games.loading && !games.data ? <p role="status">Loading games…</p> : null}
       {games.data && rows.length === 0 ? <p class="muted">No games yet: start one above.</p> : null}
       {rows.length > 0 ? (
-        <div class="table-scroll">
+        <ScrollBox label="Your games and games waiting for players">
           <table aria-labelledby="games-title" data-testid="game-list">
             <thead>
               <tr>
@@ -192,7 +193,7 @@ function GameList() {
               })}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       ) : null}
     </section>
   );

@@ -1,12 +1,13 @@
 /** Everyone at the table: who they are, what they hold (as counts) and, when visible, their points. */
 import type { GameView } from './game-api.js';
+import { ScrollBox } from '../../components/scroll-box.js';
 
 export function Players({ view }: { view: GameView }) {
   const state = view.gameState;
   return (
     <section class="panel dominion-players" aria-labelledby="players-title">
       <h2 id="players-title">Players</h2>
-      <div class="table-scroll" role="region" aria-label="Players table, scrolls sideways" tabIndex={0}>
+      <ScrollBox label="Players table, scrolls sideways">
         <table aria-labelledby="players-title">
           <thead>
             <tr>
@@ -40,7 +41,7 @@ export function Players({ view }: { view: GameView }) {
             })}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
     </section>
   );
 }

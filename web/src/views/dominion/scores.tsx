@@ -1,5 +1,6 @@
 /** The end of a game: the summary and everyone's points and turns, winners marked. */
 import type { GameView } from './game-api.js';
+import { ScrollBox } from '../../components/scroll-box.js';
 
 const ENDINGS: Record<string, string> = {
   provinces: 'the Province pile ran out',
@@ -22,7 +23,7 @@ export function Scores({ view }: { view: GameView }) {
     <section class="panel dominion-scores" data-testid="scores" aria-labelledby="scores-title">
       <h2 id="scores-title">Final scores</h2>
       {result.summary ? <p class="scores-summary">{result.summary}</p> : null}
-      <div class="table-scroll" role="region" aria-label="Scores table, scrolls sideways" tabIndex={0}>
+      <ScrollBox label="Scores table, scrolls sideways">
         <table aria-labelledby="scores-title">
           <thead>
             <tr>
@@ -49,7 +50,7 @@ export function Scores({ view }: { view: GameView }) {
             })}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
       <p class="muted">The game ended because {ENDINGS[result.reason] ?? result.reason}.</p>
     </section>
   );

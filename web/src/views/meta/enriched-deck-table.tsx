@@ -1,6 +1,6 @@
 /** The parsed deck (get_enriched_deck): every card with its facts, and the lines that matched no card. */
 import type { EnrichedDeck } from './meta-api.js';
-import { ScrollBox } from './scroll-box.js';
+import { ScrollBox } from '../../components/scroll-box.js';
 
 export function EnrichedDeckTable({ deck }: { deck: EnrichedDeck }) {
   const sections = (['mainboard', 'sideboard'] as const).map((section) => ({ section, cards: deck.card_details.filter((card) => card.section === section) }));

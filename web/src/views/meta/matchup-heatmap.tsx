@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import { hrefOf } from '../../route.js';
 import type { MatchupCell, MatchupMatrix } from './meta-api.js';
-import { ScrollBox } from './scroll-box.js';
+import { ScrollBox } from '../../components/scroll-box.js';
 
 const SIZES = [8, 12, 16, 24];
 

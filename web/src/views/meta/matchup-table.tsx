@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { percent, record } from './figures.js';
 import type { DeckMatchups } from './meta-api.js';
-import { ScrollBox } from './scroll-box.js';
+import { ScrollBox } from '../../components/scroll-box.js';
 
 /** The opponents met most; the long tail is one click away. */
 const SHOWN = 12;

@@ -6,7 +6,7 @@ import { Markdown } from '../../components/markdown.js';
 import { CardDiff, mainboardDiff, sideboardDiff } from './card-diff.js';
 import { percent } from './figures.js';
 import type { CardDetail, MainboardAdvice, SideboardAdvice } from './meta-api.js';
-import { ScrollBox } from './scroll-box.js';
+import { ScrollBox } from '../../components/scroll-box.js';
 
 function Explanation({ text }: { text: string }) {
   return (

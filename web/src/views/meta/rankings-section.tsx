@@ -8,7 +8,7 @@ import { hrefOf } from '../../route.js';
 import { ChartCanvas, SERIES_COLOURS } from './chart-canvas.js';
 import { colours, percent, shareChange } from './figures.js';
 import type { Rankings } from './meta-api.js';
-import { ScrollBox } from './scroll-box.js';
+import { ScrollBox } from '../../components/scroll-box.js';
 import { TrendChart } from './trend-chart.js';
 
 const CHARTED = 10;

@@ -5,7 +5,7 @@ import { ErrorNote } from '../../components/error-note.js';
 import { useAsync } from '../../components/use-async.js';
 import { ChartCanvas, SERIES_COLOURS } from './chart-canvas.js';
 import { percent } from './figures.js';
-import { ScrollBox } from './scroll-box.js';
+import { ScrollBox } from '../../components/scroll-box.js';
 import { loadShareTrend, weeksSpanned, type ShareTrend } from './share-trend.js';
 
 function trendConfig(trend: ShareTrend): ChartConfiguration {

@@ -5,6 +5,7 @@ import { ErrorNote } from '../../components/error-note.js';
 import { useAsync } from '../../components/use-async.js';
 import { formatDate, listDocuments, type DocumentRow } from './scouting-api.js';
 import { UploadForm } from './upload-form.js';
+import { ScrollBox } from '../../components/scroll-box.js';
 
 const STATUS_CLASS: Record<string, string> = { indexed: 'ok', failed: 'error' };
 
@@ -38,7 +39,7 @@ export function DocumentsPanel() {
       <h3>Your documents</h3>
       <ErrorNote error={error ?? documents.error} />
       {rows.length ? (
-        <div class="table-scroll">
+        <ScrollBox label="Your documents">
           <table aria-label="Your documents" data-testid="documents-table">
             <thead>
               <tr>
@@ -68,7 +69,7 @@ export function DocumentsPanel() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       ) : documents.loading ? (
         <p role="status">Loading your documents…</p>
       ) : (

@@ -7,11 +7,12 @@ import { ErrorNote } from '../../components/error-note.js';
 import { useAsync } from '../../components/use-async.js';
 import { hrefOf } from '../../route.js';
 import { formatDate, listPlayers, listReports, listRuns, SPORT_LABELS, sportLabel, STATUS_LABELS, type RunSummary, type Sport } from './scouting-api.js';
+import { ScrollBox } from '../../components/scroll-box.js';
 
 export function RunsTable({ caption, runs, empty }: { caption: string; runs: RunSummary[]; empty: string }) {
   if (!runs.length) return <p class="muted">{empty}</p>;
   return (
-    <div class="table-scroll">
+    <ScrollBox label={caption}>
       <table aria-label={caption} data-testid="runs-table">
         <thead>
           <tr>
@@ -36,7 +37,7 @@ export function RunsTable({ caption, runs, empty }: { caption: string; runs: Run
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollBox>
   );
 }
 
@@ -84,7 +85,7 @@ export function PlayersList() {
       </form>
       <ErrorNote error={players.error} />
       {rows.length ? (
-        <div class="table-scroll">
+        <ScrollBox label="Your saved players">
           <table aria-label="Your saved players" data-testid="players-table">
             <thead>
               <tr>
@@ -109,7 +110,7 @@ export function PlayersList() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       ) : players.loading ? (
         <p role="status">Loading your players…</p>
       ) : (
@@ -130,7 +131,7 @@ export function ReportsList() {
       {reports.loading && !reports.data ? <p role="status">Loading your reports…</p> : null}
       {reports.data && !rows.length ? <p class="muted">No saved reports yet: approve a player at the second gate of a run.</p> : null}
       {rows.length ? (
-        <div class="table-scroll" tabIndex={0} role="region" aria-label="Your reports">
+        <ScrollBox label="Your reports">
           <table aria-label="Your saved reports" data-testid="reports-table">
             <thead>
               <tr>
@@ -156,7 +157,7 @@ export function ReportsList() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       ) : null}
     </section>
   );

@@ -8,6 +8,7 @@ import { ErrorNote } from '../../components/error-note.js';
 import { StreamStatusBadge } from '../../components/stream-status.js';
 import { openEventStream, type EventStreamHandle, type StreamStatus } from '../../sse.js';
 import { batchResults, uploadDocuments, type BatchProgress, type BatchResult } from './scouting-api.js';
+import { ScrollBox } from '../../components/scroll-box.js';
 
 type FileStatus = 'sending' | 'queued' | 'indexed' | 'duplicate' | 'failed';
 
@@ -150,7 +151,7 @@ export function UploadForm({ onIndexed }: { onIndexed: () => void }) {
             <progress id="upload-bar" max={progress?.total ?? rows.length} value={progress ? finished : undefined} />
             <StreamStatusBadge status={busy ? streamStatus : undefined} />
           </p>
-          <div class="table-scroll">
+          <ScrollBox label="Upload progress per file">
             <table aria-label="Upload progress per file">
               <thead>
                 <tr>
@@ -169,7 +170,7 @@ export function UploadForm({ onIndexed }: { onIndexed: () => void }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollBox>
         </div>
       ) : null}
     </>
