@@ -6,6 +6,8 @@ import { createGatewayApp } from '../../gateway/app.js';
 import { startHttpServer, type RunningHttpServer } from '../../gateway/http-server.js';
 import type { GatewayState } from '../../gateway/state.js';
 import { UserDirectory } from '../../gateway/users.js';
+import { WEB_CLIENT_CSP } from '../../gateway/web-client.js';
+import { ensureWebBuild } from '../../scripts/web-build.js';
 import { mongoTarget, uniqueDbName, type MongoTarget } from '../support/mongo-target.js';
 
 /** The routes the lead mounts behind auth, reduced to "who am I". */
@@ -28,7 +30,9 @@ describe('API keys and POST /auth/login against MongoDB', function () {
     target = await mongoTarget();
     connection = await mongoose.createConnection(target.uri, { dbName: uniqueDbName('auth') }).asPromise();
     users = await UserDirectory.open(connection);
-    const app = createGatewayApp({ logger: pino({ level: 'silent' }), readinessChecks: {}, users, routers: [whoamiRouter()] });
+    // The web client as `troupe start` serves it (built here when missing or stale).
+    const web = await ensureWebBuild();
+    const app = createGatewayApp({ logger: pino({ level: 'silent' }), readinessChecks: {}, users, routers: [whoamiRouter()], webClientDir: web.dir });
     http = await startHttpServer(app, { host: '127.0.0.1', port: 0 });
   });
 
@@ -57,14 +61,17 @@ describe('API keys and POST /auth/login against MongoDB', function () {
     expect(await revoked.json()).to.deep.equal({ error: { code: 'unauthorized', message: 'the API key is invalid or revoked', details: {} } });
   });
 
-  it('serves the page the login link opens: HTML that trades the token at /auth/login, never cached', async () => {
+  it('serves the web client at the page the login link opens: never cached, no referrer, the strict CSP', async () => {
     const page = await fetch(`${http.url}/?login=some-token`);
     expect(page.status).to.equal(200);
     expect(page.headers.get('content-type')).to.match(/^text\/html/);
     expect(page.headers.get('cache-control')).to.equal('no-store');
     expect(page.headers.get('referrer-policy')).to.equal('no-referrer');
+    expect(page.headers.get('content-security-policy')).to.equal(WEB_CLIENT_CSP);
     const html = await page.text();
-    expect(html).to.contain("fetch('/auth/login'");
+    // The app (which trades the token at /auth/login: see test/browser) is a hashed asset, no inline script.
+    expect(html).to.match(/<script type="module" src="\/assets\/app-[A-Z0-9]+\.js"><\/script>/);
+    expect(html).to.not.match(/<script>|<script type="module">/);
     expect(html).to.not.contain('some-token');
   });
 
