@@ -27,13 +27,13 @@ import type { GatewayState } from './state.js';
 export interface ActorRoutesDeps {
   client: ActorClient;
   limits: UserLimits;
-  /** Called with each finished request's latency (for the turn-latency metric). */
-  observeTurn?: (kind: string, seconds: number, outcome: 'reply' | 'error') => void;
+  /** Called with the time from posting each message to its final reply event (a metric). */
+  observeReply?: (kind: string, seconds: number, outcome: 'reply' | 'error') => void;
   /** How long a JSON request waits for its reply before answering 504 (the message still runs). */
   replyTimeoutMs?: number;
 }
 
-const SendBody = z
+export const SendBody = z
   .object({
     type: z.string().min(1).max(100),
     payload: z.unknown().default({}),
@@ -41,7 +41,7 @@ const SendBody = z
   })
   .strict();
 
-const BatchBody = z
+export const BatchBody = z
   .object({
     kind: ActorKindName,
     messages: z
@@ -51,15 +51,15 @@ const BatchBody = z
   })
   .strict();
 
-const ResultsQuery = z
+export const ResultsQuery = z
   .object({
     after: z.string().regex(/^[0-9a-f]{24}$/, 'the `next` cursor of the previous page').optional(),
     limit: z.coerce.number().int().min(1).max(1000).default(100),
   })
   .strict();
 
-const IdempotencyKey = z.string().min(1).max(200).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces');
-const MessageId = z.string().uuid();
+export const IdempotencyKey = z.string().min(1).max(200).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces');
+export const MessageId = z.string().uuid();
 
 function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value);
@@ -124,25 +124,24 @@ export function createActorRouter(deps: ActorRoutesDeps): Router<GatewayState> {
   }
 
   async function answer(ctx: Context & { state: GatewayState }, kind: string, stream: string, started: number) {
-    const observe = (events: ReplyEvent[]) => {
-      const last = events[events.length - 1];
-      if (last && deps.observeTurn) deps.observeTurn(kind, (Date.now() - started) / 1000, last.event === 'error' ? 'error' : 'reply');
+    // Only answered messages count: a client that left or a reply timeout saw no final event.
+    const observeFinal = (event: ReplyEvent | undefined) => {
+      if (event?.event === 'done' || event?.event === 'error') deps.observeReply?.(kind, (Date.now() - started) / 1000, event.event === 'error' ? 'error' : 'reply');
     };
     if (wantsStream(ctx)) {
       const lastEventId = lastEventIdOf(ctx);
       await streamEvents(ctx, async function* (signal) {
-        const seen: ReplyEvent[] = [];
+        // Observed before yielding: the stream stops iterating at the final event.
         for await (const e of client.replies(stream, { lastEventId, signal })) {
-          seen.push(e);
+          observeFinal(e);
           yield e;
         }
-        observe(seen);
       });
       return;
     }
     const signal = disconnectSignal(ctx);
     const events = await client.reply(stream, { signal, idleTimeoutMs: deps.replyTimeoutMs ?? 120_000 });
-    observe(events);
+    observeFinal(events[events.length - 1]);
     const last = events[events.length - 1];
     const messageId = stream.slice(client.names.replies('').length);
     if (!last || (last.event !== 'done' && last.event !== 'error')) {

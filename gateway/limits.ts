@@ -39,6 +39,8 @@ export interface UserLimitsOptions {
   concurrencyRetryAfterSeconds?: number;
   /** Redis key prefix (tests use a unique one per run). Default `troupe`. */
   keyPrefix?: string;
+  /** Told of every refusal, by kind and the limit that refused (metrics). */
+  onRefusal?: (kind: string, limit: 'rate' | 'concurrency') => void;
 }
 
 /** The limits in force for one kind. */
@@ -90,6 +92,7 @@ export class UserLimits {
   private readonly leaseTtlMs: number;
   private readonly concurrencyRetryAfterSeconds: number;
   private readonly keyPrefix: string;
+  private readonly onRefusal: NonNullable<UserLimitsOptions['onRefusal']>;
   private readonly rateLimiters = new Map<string, RateLimiterRedis>();
 
   constructor(redis: Redis, options: UserLimitsOptions = {}) {
@@ -105,6 +108,7 @@ export class UserLimits {
     this.leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
     this.concurrencyRetryAfterSeconds = options.concurrencyRetryAfterSeconds ?? 5;
     this.keyPrefix = options.keyPrefix ?? DEFAULT_PREFIX;
+    this.onRefusal = options.onRefusal ?? (() => undefined);
   }
 
   /** Override, else the kind's own limit, else the default; per setting. */
@@ -142,13 +146,19 @@ export class UserLimits {
     ]);
     if (leased.status === 'rejected') {
       if (rated.status === 'fulfilled' && limits.rate !== null) await this.refundRatePoints(userId, kind.kind, limits.rate, points);
-      throw leased.reason;
+      throw this.refused(kind.kind, 'concurrency', leased.reason);
     }
     if (rated.status === 'rejected') {
       if (leased.value) await this.release(leased.value);
-      throw rated.reason;
+      throw this.refused(kind.kind, 'rate', rated.reason);
     }
     return leased.value ? { lease: leased.value } : {};
+  }
+
+  /** Reports a refusal by the limit (a Redis failure is no refusal) and hands back what to throw. */
+  private refused(kindName: string, limit: 'rate' | 'concurrency', reason: unknown): unknown {
+    if (reason instanceof ApiError && reason.status === 429) this.onRefusal(kindName, limit);
+    return reason;
   }
 
   /** Gives a slot back; the runtime does the same (`ZREM key id`) when a turn ends. Idempotent. */

@@ -147,7 +147,7 @@ async function readRaw(ctx: Context, limitBytes: number): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-const GenericMail = z
+export const GenericMail = z
   .object({
     from: z.string().min(3),
     to: z.union([z.string().min(3), z.array(z.string().min(3)).min(1)]),

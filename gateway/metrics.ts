@@ -1,37 +1,49 @@
 /**
  * Prometheus metrics on a registry of their own (one per TroupeMetrics, never prom-client's global
- * one, so tests and processes can hold several): HTTP requests and latency, queue depth per actor kind
- * (read from a provider on each scrape, so the gateway needs no worker code), turn latency (observed by
- * whoever sees turns end) and refusals by reason. Served as text by `GET /metrics`.
+ * one, so tests and processes can hold several). Gateways record HTTP requests, refusals, SSE streams
+ * and the latency from posting a message to its reply; workers record turns and commits through the
+ * runtime's RuntimeObserver, which this implements; queue metrics are read on scrape. `troupe start`
+ * shares one instance between its gateway and workers. Served as text by `GET /metrics`.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { CommitResult, RuntimeObserver } from '../actors/runtime/observer.js';
 import { ApiError, statusCode, toErrorResponse } from './error-response.js';
+import { registerQueueMetrics, type QueueStatsReader } from './queue-metrics.js';
+import type { EventStreamObserver } from './sse.js';
 import type { GatewayState } from './state.js';
 
-/** Jobs per state (waiting, active, delayed, ...) per actor kind, as BullMQ's `getJobCounts` gives them. */
-export type QueueDepth = Record<string, Record<string, number>>;
-export type QueueDepthProvider = () => Promise<QueueDepth>;
-
 export interface TroupeMetricsOptions {
-  /** Read on every scrape; its failure empties the gauge and counts an error instead of failing the scrape. */
-  queueDepth?: QueueDepthProvider;
+  /** The queues to read on every scrape (gateways); see also `observeQueues`. */
+  queues?: QueueStatsReader;
   /** Node process metrics (CPU, memory, event loop, GC). Default true. */
   processMetrics?: boolean;
 }
 
-const TURN_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
+/** Which of a user's limits refused a message (gateway/limits.ts). */
+export type LimitName = 'rate' | 'concurrency';
 
-export class TroupeMetrics {
+/** From a millisecond echo turn to a long LLM turn (turn timeouts default to 10 minutes). */
+const TURN_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
+const COMMIT_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const LAG_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+export class TroupeMetrics implements RuntimeObserver {
   readonly registry = new Registry();
   private readonly httpRequests: Counter<'method' | 'route' | 'status'>;
   private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
-  private readonly turnDuration: Histogram<'kind' | 'outcome'>;
   private readonly rejections: Counter<'reason'>;
+  private readonly limitRejections: Counter<'kind' | 'limit'>;
+  private readonly replyDuration: Histogram<'kind' | 'outcome'>;
+  private readonly turnDuration: Histogram<'kind' | 'outcome'>;
+  private readonly commitDuration: Histogram<'kind' | 'result'>;
+  private readonly sseOpen: Gauge;
+  private readonly replyLag: Histogram;
+  private queuesObserved = false;
 
-  constructor({ queueDepth, processMetrics = true }: TroupeMetricsOptions = {}) {
+  constructor({ queues, processMetrics = true }: TroupeMetricsOptions = {}) {
     const registers = [this.registry];
     this.httpRequests = new Counter({
       name: 'troupe_http_requests_total',
@@ -45,56 +57,80 @@ export class TroupeMetrics {
       labelNames: ['method', 'route', 'status'],
       registers,
     });
-    this.turnDuration = new Histogram({
-      name: 'troupe_turn_duration_seconds',
-      help: 'Time from posting a message to its final reply event, by actor kind and outcome',
-      labelNames: ['kind', 'outcome'],
-      buckets: TURN_BUCKETS,
-      registers,
-    });
     this.rejections = new Counter({
       name: 'troupe_rejections_total',
       help: 'Requests refused, by reason (the error code: rate_limited, too_many_concurrent, bad_request, unauthorized, not_found, conflict, ...)',
       labelNames: ['reason'],
       registers,
     });
-    // Both metrics below are collected on scrape, concurrently: they share one read per scrape.
-    let inflight: Promise<QueueDepth | undefined> | undefined;
-    const readQueueDepth = (): Promise<QueueDepth | undefined> => {
-      inflight ??= (queueDepth ?? (async () => ({})))()
-        .catch(() => undefined)
-        .finally(() => {
-          inflight = undefined;
-        });
-      return inflight;
-    };
-    new Gauge({
-      name: 'troupe_queue_jobs',
-      help: 'Jobs in the queues of each actor kind, by state (read on scrape)',
-      labelNames: ['kind', 'state'],
+    this.limitRejections = new Counter({
+      name: 'troupe_limit_rejections_total',
+      help: 'Messages refused by a user limit before anything was enqueued (HTTP, MCP and batches), by actor kind and limit (rate or concurrency)',
+      labelNames: ['kind', 'limit'],
       registers,
-      async collect() {
-        const depth = await readQueueDepth();
-        this.reset();
-        for (const [kind, states] of Object.entries(depth ?? {})) {
-          for (const [state, count] of Object.entries(states)) this.set({ kind, state }, count);
-        }
-      },
     });
-    new Counter({
-      name: 'troupe_queue_depth_errors_total',
-      help: 'Scrapes on which the queue depth could not be read (the gauge is then empty)',
+    this.replyDuration = new Histogram({
+      name: 'troupe_message_reply_duration_seconds',
+      help:
+        'Time from a gateway posting a message on POST /actors/:kind/:id/messages or POST /services/:kind/messages to reading its final reply event ' +
+        '(queue wait, turn, commit and reply delivery), by kind and outcome (reply or error); other routes and MCP are not included, see troupe_turn_duration_seconds',
+      labelNames: ['kind', 'outcome'],
+      buckets: TURN_BUCKETS,
       registers,
-      async collect() {
-        if ((await readQueueDepth()) === undefined) this.inc();
-      },
     });
+    this.turnDuration = new Histogram({
+      name: 'troupe_turn_duration_seconds',
+      help:
+        'Time a worker ran one turn of a stateful actor or one service request, whatever the message came from (HTTP, MCP, batch, schedule, another actor), ' +
+        'excluding queue wait and commit, by kind and outcome (reply, or the error code: turn_failed, bad_request, cancelled, ...)',
+      labelNames: ['kind', 'outcome'],
+      buckets: TURN_BUCKETS,
+      registers,
+    });
+    this.commitDuration = new Histogram({
+      name: 'troupe_mongo_commit_duration_seconds',
+      help:
+        "Time a drain waited for its turn's conditional commit to MongoDB (group commit's batching and bulk write included), by actor kind and result " +
+        '(applied; conflict: a newer drain held the fence or the cached copy was stale, nothing applied; failed: the write threw)',
+      labelNames: ['kind', 'result'],
+      buckets: COMMIT_BUCKETS,
+      registers,
+    });
+    this.sseOpen = new Gauge({
+      name: 'troupe_sse_connections_open',
+      help: 'Server-Sent Event streams open now (reply, batch and feed streams; MCP sessions are not included)',
+      registers,
+    });
+    this.replyLag = new Histogram({
+      name: 'troupe_reply_stream_lag_seconds',
+      help:
+        'Time from an event being appended to a Redis stream (the time in its entry id, Redis clock) to the gateway writing it to an SSE client; ' +
+        'events appended before the request arrived (history replayed on a resume or a late follow) are not counted',
+      buckets: LAG_BUCKETS,
+      registers,
+    });
+    if (queues) this.observeQueues(queues);
     if (processMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'troupe_' });
   }
 
-  /** One turn finished `seconds` after its message was posted. */
-  observeTurn(kind: string, seconds: number, outcome: string = 'reply'): void {
+  /** Reads `queues` on every scrape for the queue metrics; a process attaches at most one reader. */
+  observeQueues(queues: QueueStatsReader): void {
+    if (this.queuesObserved) throw new Error('TroupeMetrics: the queues are observed already');
+    this.queuesObserved = true;
+    registerQueueMetrics(this.registry, queues);
+  }
+
+  turnFinished(kind: string, outcome: string, seconds: number): void {
     this.turnDuration.observe({ kind, outcome }, seconds);
+  }
+
+  commitFinished(kind: string, result: CommitResult, seconds: number): void {
+    this.commitDuration.observe({ kind, result }, seconds);
+  }
+
+  /** A message posted by the actor routes got its final reply event `seconds` after it was posted. */
+  observeReply(kind: string, seconds: number, outcome: 'reply' | 'error'): void {
+    this.replyDuration.observe({ kind, outcome }, seconds);
   }
 
   /** A refusal the HTTP middleware does not see (e.g. an MCP tool call answered with a tool error). */
@@ -102,10 +138,15 @@ export class TroupeMetrics {
     this.rejections.inc({ reason });
   }
 
+  recordLimitRejection(kind: string, limit: LimitName): void {
+    this.limitRejections.inc({ kind, limit });
+  }
+
   /** Counts and times every request below it; 4xx answers also count as rejections by error code. */
   httpMiddleware(): Middleware<GatewayState> {
     return async (ctx, next) => {
       const started = performance.now();
+      ctx.state.eventStreams = new RequestEventStreams(this.sseOpen, this.replyLag, Date.now());
       let status: number;
       let reason: string | undefined;
       try {
@@ -130,6 +171,29 @@ export class TroupeMetrics {
   /** The Prometheus text exposition. */
   async render(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
+
+/** The SSE streams of one request: counted while open, and each event's lag measured from its append. */
+class RequestEventStreams implements EventStreamObserver {
+  constructor(
+    private readonly open: Gauge,
+    private readonly lag: Histogram,
+    private readonly receivedAtMs: number,
+  ) {}
+
+  opened(): void {
+    this.open.inc();
+  }
+
+  closed(): void {
+    this.open.dec();
+  }
+
+  written(appendedAtMs: number): void {
+    // Appended before the request arrived: history the client asked for, not delivery lag.
+    if (appendedAtMs < this.receivedAtMs) return;
+    this.lag.observe(Math.max(0, Date.now() - appendedAtMs) / 1000);
   }
 }
 

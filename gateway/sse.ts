@@ -13,7 +13,8 @@
  *
  * Events carry the Redis Stream entry id as `id:`, so a client resumes with `Last-Event-ID` (header, or
  * `lastEventId` query parameter for clients without EventSource). A `done` or `error` event ends the
- * response; a client disconnect aborts the reader.
+ * response; a client disconnect aborts the reader. Streams opened and events written are reported to
+ * the request's `EventStreamObserver`, if it has one (metrics).
  */
 import { once } from 'node:events';
 import type { Context, Middleware } from 'koa';
@@ -53,6 +54,17 @@ export interface StreamEventsOptions {
   /** Interval of `: heartbeat` comments (ms); 0 turns them off. */
   heartbeatMs?: number;
   logger?: Logger;
+}
+
+/**
+ * Told of the SSE streams a request opens, for metrics. The metrics middleware puts one on
+ * `ctx.state.eventStreams`; without one, streams are not observed.
+ */
+export interface EventStreamObserver {
+  opened(): void;
+  closed(): void;
+  /** An event read from a Redis stream was written to the client; its entry id says when it was appended. */
+  written(appendedAtMs: number): void;
 }
 
 export interface EventStream {
@@ -155,7 +167,11 @@ export async function streamEvents(
   // response, a measurable cost per message; the response's 'close' is all we need to watch.
   writer.pipe(res);
   writer.send({ retry: SSE_RETRY_MS, data: ':reconnect with Last-Event-ID' });
+  // Counted open until the response closes (a client that left already is never counted).
+  const observer = res.closed ? undefined : (ctx.state as { eventStreams?: EventStreamObserver }).eventStreams;
+  observer?.opened();
   res.once('close', () => {
+    observer?.closed();
     clientGone.abort(CLIENT_GONE);
     if (!writer.writableFinished) writer.destroy();
   });
@@ -166,7 +182,7 @@ export async function streamEvents(
   stop.signal.addEventListener('abort', () => clearInterval(heartbeat), { once: true });
 
   const source = typeof events === 'function' ? events(stop.signal) : events;
-  const finished = pump(writer, res, source, stop.signal, options.logger)
+  const finished = pump(writer, res, source, stop.signal, options.logger, observer)
     .then((end) => {
       // Stopped by the caller (e.g. shutdown) with the client still there: end without a terminal event,
       // so an EventSource reconnects with Last-Event-ID (to this or another gateway) and loses nothing.
@@ -184,16 +200,20 @@ async function pump(
   events: EventSource,
   signal: AbortSignal,
   logger: Logger | undefined,
+  observer: EventStreamObserver | undefined,
 ): Promise<StreamEnd | 'stopped'> {
   try {
     for await (const event of events) {
       if (signal.aborted) return 'stopped';
+      const appendedAt = observer ? appendedAtMs(event.id) : undefined;
       if (TERMINAL_EVENTS.has(event.event)) {
         writer.sendEnd(frameOf(event));
+        if (appendedAt !== undefined) observer?.written(appendedAt);
         return 'terminal';
       }
       corkForThisTurn(res);
       writer.send(frameOf(event));
+      if (appendedAt !== undefined) observer?.written(appendedAt);
       await roomToWrite(writer, res, signal);
     }
     if (signal.aborted) return 'stopped';
@@ -206,6 +226,14 @@ async function pump(
     writer.sendEnd(frameOf(errorEventOf(thrown)));
     return 'source_failed';
   }
+}
+
+const STREAM_ENTRY_ID = /^(\d{1,15})-\d{1,20}$/;
+
+/** The millisecond time in a Redis stream entry id (`1700000000000-0`); undefined for events without one. */
+function appendedAtMs(id: string | undefined): number | undefined {
+  const ms = id === undefined ? undefined : STREAM_ENTRY_ID.exec(id)?.[1];
+  return ms === undefined ? undefined : Number(ms);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Logger } from '../scripts/logger.js';
+import type { EventStreamObserver } from './sse.js';
 import type { AuthenticatedUser } from './users.js';
 
 /** What the gateway's middleware put on `ctx.state` for the handlers after them. */
@@ -7,4 +8,6 @@ export interface GatewayState {
   logger: Logger;
   /** The caller, set by the auth middleware on every route mounted after it. */
   user?: AuthenticatedUser;
+  /** Set by the metrics middleware: told of the SSE streams this request opens. */
+  eventStreams?: EventStreamObserver;
 }

@@ -8,7 +8,7 @@ import { isValidObjectId, Types, type Connection, type Model } from 'mongoose';
 import { z } from 'zod';
 import { apiKeyRecords, createApiKey, sha256, type ApiKeyRecord } from '../models/api-key.js';
 import { loginTokenRecords, type LoginTokenRecord } from '../models/login-token.js';
-import { userRecords, type UserRecord } from '../models/user.js';
+import { USER_ROLES, userRecords, type UserRecord, type UserRole } from '../models/user.js';
 import { ApiError } from './error-response.js';
 
 /** Who a request acts for (`ctx.state.user`); `id` is the `ownerId` of everything the user owns. */
@@ -25,6 +25,7 @@ export interface KeySummary {
 }
 
 export interface UserSummary extends AuthenticatedUser {
+  roles: UserRole[];
   createdAt: Date;
   revokedAt?: Date;
   keys: KeySummary[];
@@ -34,6 +35,14 @@ export interface IssuedKey {
   /** The plaintext key: shown once, never stored. */
   key: string;
   prefix: string;
+}
+
+/** A role given or taken: `changed` is false when the user already had (or lacked) it. */
+export interface RoleChange {
+  name: string;
+  role: UserRole;
+  roles: UserRole[];
+  changed: boolean;
 }
 
 export type RevokeOutcome =
@@ -53,6 +62,8 @@ export const UserName = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/, 'a user name is 1-64 letters, digits and . _ @ - (starting with a letter or digit)')
   .refine((name) => !name.startsWith('trp_'), 'a user name may not start with trp_ (that is how key prefixes look)');
 
+export const Role = z.enum(USER_ROLES, { error: (issue) => `unknown role ${JSON.stringify(issue.input)}: the roles are ${USER_ROLES.join(', ')}` });
+
 export { sha256 };
 
 /** The key prefix of a whole key or of a prefix, or undefined if it is neither. */
@@ -67,6 +78,12 @@ function isDuplicateKeyError(error: unknown): boolean {
 
 function toUser(record: Pick<UserRecord, '_id' | 'name'>): AuthenticatedUser {
   return { id: record._id.toHexString(), name: record.name };
+}
+
+function parseRole(role: string): UserRole {
+  const parsed = Role.safeParse(role);
+  if (!parsed.success) throw new ApiError(400, 'bad_request', parsed.error.issues[0]!.message, { role, roles: [...USER_ROLES] });
+  return parsed.data;
 }
 
 /**
@@ -94,18 +111,19 @@ export class UserDirectory {
   }
 
   /** A new user and their first key (printed once by the CLI). 409 if the name is taken. */
-  async createUser(name: string, label = 'cli'): Promise<{ user: AuthenticatedUser; key: string; prefix: string }> {
+  async createUser(name: string, label = 'cli', roles: readonly string[] = []): Promise<{ user: AuthenticatedUser; roles: UserRole[]; key: string; prefix: string }> {
     const parsed = UserName.safeParse(name);
     if (!parsed.success) throw new ApiError(400, 'bad_request', parsed.error.issues[0]!.message, { name });
+    const granted = [...new Set(roles.map(parseRole))];
     let record: UserRecord;
     try {
-      record = (await this.users.create({ name: parsed.data, createdAt: new Date() })).toObject();
+      record = (await this.users.create({ name: parsed.data, createdAt: new Date(), roles: granted })).toObject();
     } catch (error) {
       if (isDuplicateKeyError(error)) throw new ApiError(409, 'conflict', `a user named ${name} already exists`, { name });
       throw error;
     }
     const issued = await this.issueKeyFor(record._id, label);
-    return { user: toUser(record), ...issued };
+    return { user: toUser(record), roles: granted, ...issued };
   }
 
   /** Another key for an existing, active user (e.g. when the first one was lost). */
@@ -129,6 +147,7 @@ export class UserDirectory {
     }
     return users.map((user) => ({
       ...toUser(user),
+      roles: user.roles ?? [],
       createdAt: user.createdAt,
       ...(user.revokedAt ? { revokedAt: user.revokedAt } : {}),
       keys: keysByUser.get(user._id.toHexString()) ?? [],
@@ -152,6 +171,37 @@ export class UserDirectory {
     if (!user.revokedAt) await this.users.updateOne({ _id: user._id, revokedAt: { $exists: false } }, { $set: { revokedAt: now } }).exec();
     const keys = await this.apiKeys.updateMany({ userId: user._id, revokedAt: { $exists: false } }, { $set: { revokedAt: now } }).exec();
     return { revoked: 'user', name: user.name, keys: keys.modifiedCount, alreadyRevoked: user.revokedAt !== undefined };
+  }
+
+  /** Gives a user a role (`troupe users grant`); a revoked user cannot be given one. */
+  async grantRole(name: string, role: string): Promise<RoleChange> {
+    const granted = parseRole(role);
+    const user = await this.users.findOne({ name }).lean().exec();
+    if (!user) throw new ApiError(404, 'not_found', `no user named ${name}`, { name });
+    if (user.revokedAt) throw new ApiError(409, 'conflict', `user ${name} is revoked`, { name });
+    const updated = await this.users.findOneAndUpdate({ _id: user._id }, { $addToSet: { roles: granted } }, { returnDocument: 'after' }).lean().exec();
+    const roles = updated?.roles ?? [];
+    return { name: user.name, role: granted, roles, changed: !(user.roles ?? []).includes(granted) };
+  }
+
+  /** Takes a role from a user (`troupe users revoke-role`); takes effect on the user's next request. */
+  async revokeRole(name: string, role: string): Promise<RoleChange> {
+    const taken = parseRole(role);
+    const user = await this.users.findOne({ name }).lean().exec();
+    if (!user) throw new ApiError(404, 'not_found', `no user named ${name}`, { name });
+    const updated = await this.users.findOneAndUpdate({ _id: user._id }, { $pull: { roles: taken } }, { returnDocument: 'after' }).lean().exec();
+    const roles = updated?.roles ?? [];
+    return { name: user.name, role: taken, roles, changed: (user.roles ?? []).includes(taken) };
+  }
+
+  /**
+   * The user, if active and an admin. Read from MongoDB on every call (not cached like keys), so
+   * revoking the role or the user closes the dashboard at once, on every gateway.
+   */
+  async activeAdmin(userId: string): Promise<AuthenticatedUser | undefined> {
+    if (!isValidObjectId(userId)) return undefined;
+    const record = await this.users.findOne({ _id: new Types.ObjectId(userId), roles: 'admin', revokedAt: { $exists: false } }).lean().exec();
+    return record ? toUser(record) : undefined;
   }
 
   /** The user a key belongs to, if the key is well-formed, known, not revoked, and its user not revoked. */

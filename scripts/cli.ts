@@ -106,19 +106,20 @@ const users = program.command('users').description('manage users and their API k
 users
   .command('create')
   .argument('<name>', 'unique user name (letters, digits, . _ @ -)')
+  .option('--admin', 'give the user the admin role (the queue dashboard at /admin/queues)')
   .description('create a user and print their API key (shown once)')
-  .action((name: string) =>
+  .action((name: string, options: { admin?: boolean }) =>
     exitWith(async () => {
       const config = loadConfig();
       const { runUsersCreate } = await import('./users.js');
-      return runUsersCreate(name, config);
+      return runUsersCreate(name, config, { admin: options.admin === true });
     })(),
   );
 
 users
   .command('list')
   .option('--json', 'print JSON instead of a table')
-  .description('list users: name, created, key prefixes, revoked')
+  .description('list users: name, roles, created, key prefixes, revoked')
   .action((options: { json?: boolean }) =>
     exitWith(async () => {
       const config = loadConfig();
@@ -148,6 +149,32 @@ users
       const config = loadConfig();
       const { runUsersKey } = await import('./users.js');
       return runUsersKey(name, config);
+    })(),
+  );
+
+users
+  .command('grant')
+  .argument('<name>', 'an existing user')
+  .argument('<role>', 'the role to give: admin')
+  .description('give a user a role (admin: the queue dashboard at /admin/queues)')
+  .action((name: string, role: string) =>
+    exitWith(async () => {
+      const config = loadConfig();
+      const { runUsersGrant } = await import('./users.js');
+      return runUsersGrant(name, role, config);
+    })(),
+  );
+
+users
+  .command('revoke-role')
+  .argument('<name>', 'an existing user')
+  .argument('<role>', 'the role to take away: admin')
+  .description("take a role from a user (their keys keep working; the role's routes answer 404 at once)")
+  .action((name: string, role: string) =>
+    exitWith(async () => {
+      const config = loadConfig();
+      const { runUsersRevokeRole } = await import('./users.js');
+      return runUsersRevokeRole(name, role, config);
     })(),
   );
 

@@ -109,6 +109,7 @@ export const configSchema = z
     BODY_LIMIT: byteSize().default(1024 ** 2),
     CORS_ORIGINS: corsOrigins().optional(),
     METRICS_TOKEN: z.string().min(16, { error: 'a token of at least 16 characters' }).optional(),
+    METRICS_PORT: portNumber().optional(),
     DEFAULT_RATE_POINTS: positiveInteger().default(300),
     DEFAULT_RATE_DURATION_SECONDS: positiveInteger().default(60),
     DEFAULT_CONCURRENT_TURNS: positiveInteger().default(20),
@@ -157,6 +158,8 @@ export const configSchema = z
       corsOrigins: env.CORS_ORIGINS ?? [],
       metricsToken: env.METRICS_TOKEN,
     },
+    /** METRICS_PORT: `troupe worker` serves GET /metrics there (on HOST, with METRICS_TOKEN); null: no endpoint. */
+    metrics: { port: env.METRICS_PORT ?? null },
     limits: {
       defaults: {
         rate: { points: env.DEFAULT_RATE_POINTS, durationSeconds: env.DEFAULT_RATE_DURATION_SECONDS },

@@ -3,6 +3,8 @@ import type { Connection } from 'mongoose';
 import { ActorClient } from '../actors/runtime/client.js';
 import type { AnyKind } from '../actors/runtime/contract.js';
 import { createAccountRouter } from '../gateway/account-routes.js';
+import { createAdminRoutes, troupeQueues } from '../gateway/admin-queues.js';
+import { AdminSessions } from '../gateway/admin-session.js';
 import { createActorRouter } from '../gateway/actor-routes.js';
 import { createGatewayApp } from '../gateway/app.js';
 import { authenticateRequest } from '../gateway/auth.js';
@@ -11,6 +13,7 @@ import { UserLimits } from '../gateway/limits.js';
 import { createContractRouter, uploadPaths } from '../gateway/contract-routes.js';
 import { createMailWebhookRouter, startSmtpListener, WEBHOOK_PATH } from '../gateway/mail-inbound.js';
 import { createMcpRouter } from '../gateway/mcp/router.js';
+import { createApiDocsRouter } from '../gateway/openapi/router.js';
 import { TroupeMetrics } from '../gateway/metrics.js';
 import { mongoReadinessCheck, redisReadinessCheck } from '../gateway/readiness.js';
 import { UserDirectory } from '../gateway/users.js';
@@ -28,6 +31,8 @@ export interface ServeGatewayDeps {
   names: RedisNames;
   /** The web client build to serve at `/` (see web-build.ts). */
   webClientDir?: string;
+  /** The registry /metrics serves; `troupe start` passes the one its workers report to. Default: a new one. */
+  metrics?: TroupeMetrics;
 }
 
 export interface ServedGateway {
@@ -46,16 +51,17 @@ function workersReadinessCheck(client: ActorClient) {
 }
 
 /** The gateway of one process: actor routes and MCP behind auth and limits, health and metrics, on HTTP. */
-export async function serveGateway({ config, logger, redis, redisUrl, mongo, kinds, names, webClientDir }: ServeGatewayDeps): Promise<ServedGateway> {
+export async function serveGateway({ config, logger, redis, redisUrl, mongo, kinds, names, webClientDir, metrics = new TroupeMetrics() }: ServeGatewayDeps): Promise<ServedGateway> {
   const users = await UserDirectory.open(mongo);
   const client = new ActorClient(redisUrl, mongo, kinds, names);
-  const limits = new UserLimits(redis, { ...config.limits, keyPrefix: names.prefix });
-  const metrics = new TroupeMetrics({ queueDepth: () => client.queueDepth() });
-  const actorRoutes = createActorRouter({ client, limits, observeTurn: (kind, seconds, outcome) => metrics.observeTurn(kind, seconds, outcome) });
+  metrics.observeQueues(() => client.queueStats());
+  const limits = new UserLimits(redis, { ...config.limits, keyPrefix: names.prefix, onRefusal: (kind, limit) => metrics.recordLimitRejection(kind, limit) });
+  const actorRoutes = createActorRouter({ client, limits, observeReply: (kind, seconds, outcome) => metrics.observeReply(kind, seconds, outcome) });
   const contractRoutes = createContractRouter(kinds, { client, limits });
   const mcp = createMcpRouter({ client, limits, authenticate: (headers) => authenticateRequest(users, headers), logger: logger.child({ component: 'mcp' }), redisUrl });
   const mailDeps = { mongo, client, logger: logger.child({ component: 'mail' }) };
   const webhooks = createMailWebhookRouter({ ...mailDeps, secrets: config.mail.webhooks });
+  const admin = createAdminRoutes({ users, sessions: new AdminSessions(redis, names.prefix), queues: troupeQueues(kinds, names), redisUrl });
   const app = createGatewayApp({
     logger: logger.child({ component: 'gateway' }),
     readinessChecks: { redis: redisReadinessCheck(redis), mongo: mongoReadinessCheck(mongo), workers: workersReadinessCheck(client) },
@@ -63,7 +69,7 @@ export async function serveGateway({ config, logger, redis, redisUrl, mongo, kin
     metrics,
     routers: [actorRoutes, contractRoutes, createAccountRouter({ users, limits, kinds }), mcp.router],
     rawBodyPaths: [...uploadPaths(kinds), WEBHOOK_PATH],
-    publicRouters: [webhooks],
+    publicRouters: [webhooks, admin.router, createApiDocsRouter(kinds)],
     webClientDir,
     ...config.gateway,
   });
@@ -79,6 +85,7 @@ export async function serveGateway({ config, logger, redis, redisUrl, mongo, kin
       // Open MCP SSE sessions first: the HTTP server would otherwise wait its grace period for them.
       await mcp.close();
       await http.close();
+      await admin.close();
       await client.close();
     },
   };

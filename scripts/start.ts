@@ -13,6 +13,7 @@ import { onShutdownSignal } from './shutdown-signal.js';
 import { ensureWebBuild } from './web-build.js';
 import { serveGateway } from './serve-gateway.js';
 import { agentResources } from './agent-resources.js';
+import { TroupeMetrics } from '../gateway/metrics.js';
 
 /**
  * `troupe start`: logger -> Redis -> Mongo (+ the MTG dataset on first start) -> workers for every kind -> gateway (HTTP + MCP). Resolves with the exit code once a
@@ -48,11 +49,13 @@ export async function runStart(config: Config, kinds: AnyKind[]): Promise<number
     // Agents call this process's own gateway, whose URL is known once it listens (PORT may be 0).
     const ownGateway: { url?: string } = {};
     const agents = agentResources(config, mongo.connection, () => ownGateway.url);
-    const workers = await startWorkers({ redisUrl: redis.url, mongo: mongo.connection, kinds, ...agents, logger: logger.child({ component: 'worker' }), names });
+    // One registry: the gateway's /metrics also serves what the workers in this process record.
+    const metrics = new TroupeMetrics();
+    const workers = await startWorkers({ redisUrl: redis.url, mongo: mongo.connection, kinds, ...agents, logger: logger.child({ component: 'worker' }), names, observer: metrics });
     shutdown.add('workers', () => workers.close());
     // npm start serves the web client: built here when missing or older than its sources.
     const web = await ensureWebBuild((line) => logger.info({ component: 'web' }, line));
-    const gateway = await serveGateway({ config, logger, redis: redis.client, redisUrl: redis.url, mongo: mongo.connection, kinds, names, webClientDir: web.dir });
+    const gateway = await serveGateway({ config, logger, redis: redis.client, redisUrl: redis.url, mongo: mongo.connection, kinds, names, webClientDir: web.dir, metrics });
     shutdown.add('gateway', () => gateway.close());
     ownGateway.url = gateway.url;
 

@@ -1,10 +1,10 @@
 /**
- * `troupe users create|list|revoke|key`: manage users and API keys directly in MongoDB (MONGODB_URI, or
+ * `troupe users create|list|revoke|key|grant|revoke-role`: manage users and API keys directly in MongoDB (MONGODB_URI, or
  * the embedded server on EMBEDDED_MONGO_DBPATH when nothing else holds it). Results go to stdout,
  * problems to stderr as one `troupe: ...` line with exit code 1.
  */
 import { ApiError } from '../gateway/error-response.js';
-import { UserDirectory, type UserSummary } from '../gateway/users.js';
+import { Role, UserDirectory, type UserSummary } from '../gateway/users.js';
 import type { Config } from './config.js';
 import { connectOrReport, quieterLogLevel } from './command-mongo.js';
 import { createLogger } from './logger.js';
@@ -18,11 +18,11 @@ export interface UsersCommandIo {
 
 const defaultIo: UsersCommandIo = { stdout: process.stdout, stderr: process.stderr };
 
-export async function runUsersCreate(name: string, config: Config, io = defaultIo): Promise<number> {
-  return withUserDirectory(config, io, `troupe users create ${name}`, async (users) => {
-    const { user, key } = await users.createUser(name, 'cli');
+export async function runUsersCreate(name: string, config: Config, { admin = false }: { admin?: boolean } = {}, io = defaultIo): Promise<number> {
+  return withUserDirectory(config, io, `troupe users create ${name}${admin ? ' --admin' : ''}`, async (users) => {
+    const { user, roles, key } = await users.createUser(name, 'cli', admin ? ['admin'] : []);
     io.stdout.write(
-      `Created user ${user.name} (id ${user.id}).\n` +
+      `Created user ${user.name} (id ${user.id})${roles.length > 0 ? ` with role ${roles.join(', ')}` : ''}.\n` +
         'API key (shown only now; store it safely):\n\n' +
         `  ${key}\n\n` +
         'Send it as "Authorization: Bearer <key>" or "X-API-Key: <key>".\n',
@@ -67,16 +67,42 @@ export async function runUsersRevoke(target: string, config: Config, io = defaul
   });
 }
 
-/** NAME / CREATED / KEYS / REVOKED, one user per line; revoked keys are marked. */
+/** Checked before connecting, so a typo answers at once. */
+function knownRole(role: string, io: UsersCommandIo): boolean {
+  const parsed = Role.safeParse(role);
+  if (!parsed.success) io.stderr.write(`troupe: ${parsed.error.issues[0]!.message}\n`);
+  return parsed.success;
+}
+
+export async function runUsersGrant(name: string, role: string, config: Config, io = defaultIo): Promise<number> {
+  if (!knownRole(role, io)) return 1;
+  return withUserDirectory(config, io, `troupe users grant ${name} ${role}`, async (users) => {
+    const change = await users.grantRole(name, role);
+    io.stdout.write(change.changed ? `Granted ${change.role} to ${change.name}.\n` : `${change.name} already has ${change.role}.\n`);
+    return 0;
+  });
+}
+
+export async function runUsersRevokeRole(name: string, role: string, config: Config, io = defaultIo): Promise<number> {
+  if (!knownRole(role, io)) return 1;
+  return withUserDirectory(config, io, `troupe users revoke-role ${name} ${role}`, async (users) => {
+    const change = await users.revokeRole(name, role);
+    io.stdout.write(change.changed ? `Revoked ${change.role} from ${change.name}.\n` : `${change.name} does not have ${change.role}.\n`);
+    return 0;
+  });
+}
+
+/** NAME / ROLES / CREATED / KEYS / REVOKED, one user per line; revoked keys are marked. */
 export function usersTable(users: UserSummary[]): string {
   if (users.length === 0) return 'No users yet. Create one with: troupe users create NAME\n';
   const rows = users.map((user) => [
     user.name,
+    user.roles.join(',') || '-',
     user.createdAt.toISOString(),
     user.keys.map((key) => (key.revokedAt ? `${key.prefix} (revoked)` : key.prefix)).join(', ') || '-',
     user.revokedAt ? user.revokedAt.toISOString() : '-',
   ]);
-  const header = ['NAME', 'CREATED', 'KEYS', 'REVOKED'];
+  const header = ['NAME', 'ROLES', 'CREATED', 'KEYS', 'REVOKED'];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
   return `${[line(header), ...rows.map(line)].join('\n')}\n`;

@@ -3,6 +3,8 @@ import { startWorkers } from '../actors/runtime/workers.js';
 import { RedisNames } from '../queues/keys.js';
 import type { AnyKind } from '../actors/runtime/contract.js';
 import { MongoUnavailableError } from '../models/mongo-unavailable-error.js';
+import { TroupeMetrics } from '../gateway/metrics.js';
+import { startMetricsServer } from '../gateway/metrics-server.js';
 import type { Config } from './config.js';
 import { createLogger } from './logger.js';
 import { ShutdownSequence } from './shutdown-sequence.js';
@@ -22,7 +24,7 @@ export function sharedMongoUri(config: Config, command: string): string {
 /**
  * `troupe worker`: BullMQ workers for the given kinds, until SIGINT/SIGTERM. A worker process shares
  * Redis and MongoDB with the gateways, so it needs MONGODB_URI (an embedded server of its own would
- * hold different data).
+ * hold different data). With METRICS_PORT it serves its turn and commit metrics at GET /metrics there.
  */
 export async function runWorker(config: Config, kinds: AnyKind[]): Promise<number> {
   const logger = createLogger(config.log);
@@ -32,8 +34,23 @@ export async function runWorker(config: Config, kinds: AnyKind[]): Promise<numbe
   const mongo = await connectMongo({ uri, dbName: config.mongo.dbName, embedded: config.mongo.embedded, logger: logger.child({ component: 'mongo' }) });
   shutdown.add('mongo', () => mongo.stop());
   try {
-    const workers = await startWorkers({ redisUrl: config.redis.url ?? LOCAL_REDIS_URL, mongo: mongo.connection, kinds, ...agentResources(config, mongo.connection), logger: logger.child({ component: 'worker' }), names: new RedisNames(config.redis.prefix) });
+    // Without an endpoint nobody would read the metrics: collect none.
+    const endpoint = config.metrics.port === null ? undefined : { port: config.metrics.port, metrics: new TroupeMetrics() };
+    const workers = await startWorkers({
+      redisUrl: config.redis.url ?? LOCAL_REDIS_URL,
+      mongo: mongo.connection,
+      kinds,
+      ...agentResources(config, mongo.connection),
+      logger: logger.child({ component: 'worker' }),
+      names: new RedisNames(config.redis.prefix),
+      observer: endpoint?.metrics,
+    });
     shutdown.add('workers', () => workers.close());
+    if (endpoint) {
+      const server = await startMetricsServer(endpoint.metrics, { host: config.http.host, port: endpoint.port, token: config.gateway.metricsToken, logger: logger.child({ component: 'metrics' }) });
+      shutdown.add('metrics endpoint', () => server.close());
+      logger.info({ metrics: `${server.url}/metrics` }, `worker metrics at ${server.url}/metrics`);
+    }
   } catch (error) {
     await shutdown.run(logger);
     throw error;

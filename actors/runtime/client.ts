@@ -51,6 +51,12 @@ export interface Sent {
   duplicate: boolean;
 }
 
+/** One kind's queue as the metrics read it (see `ActorClient.queueStats`). */
+export interface QueueStats {
+  jobs: Record<string, number>;
+  oldestWaitingAt: number | null;
+}
+
 /** How long an idempotency key maps to its first message. */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 const OWNER_CACHE_TTL_SECONDS = 24 * 60 * 60;
@@ -304,12 +310,16 @@ export class ActorClient {
     return readAll(this.redis, stream);
   }
 
-  /** BullMQ job counts per kind (drain jobs for actors, requests for services), for the queue-depth metric. */
-  async queueDepth(): Promise<Record<string, Record<string, number>>> {
-    const out: Record<string, Record<string, number>> = {};
+  /**
+   * Each kind's queue (drain jobs for actors, requests for services), for the queue metrics: job counts
+   * by state, and when the oldest waiting job was added (epoch ms; null when none waits).
+   */
+  async queueStats(): Promise<Record<string, QueueStats>> {
+    const out: Record<string, QueueStats> = {};
     for (const kind of this.kindsByName.values()) {
       const queue = kind.stateful ? this.mailboxes.drainQueue(kind.kind) : this.serviceQueue(kind.kind);
-      out[kind.kind] = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+      const [jobs, [oldest]] = await Promise.all([queue.getJobCounts('waiting', 'active', 'delayed', 'failed'), queue.getJobs(['waiting'], 0, 0, true)]);
+      out[kind.kind] = { jobs, oldestWaitingAt: oldest?.timestamp ?? null };
     }
     return out;
   }

@@ -23,6 +23,7 @@ import type { DrainWakeups } from '../../queues/drain-wakeups.js';
 import type { ActorRecord, ActorStore, OutboxItem, StoredEvent } from '../../models/actor-record.js';
 import type { TurnCancels } from '../../queues/turn-cancels.js';
 import type { ActorKind, ActorResources, Logger } from './contract.js';
+import { UNOBSERVED, type RuntimeObserver } from './observer.js';
 import { cancelledEvent, errorEvent, runTurn, TurnAborted, type TurnOutcome } from './turn.js';
 import { APPLIED_TTL_SECONDS, type Effects } from './effects.js';
 import type { Resident, ResidentActors } from './residents.js';
@@ -48,6 +49,8 @@ export interface DrainDeps {
   batchSize?: number;
   /** Lets posts wake this drain instead of adding a job, and lets it wait a moment for the next message. */
   linger?: DrainLinger;
+  /** Told of every turn and commit (metrics); default: nobody. */
+  observer?: RuntimeObserver;
 }
 
 export interface DrainLinger {
@@ -90,6 +93,7 @@ export async function drainActor(kind: ActorKind<unknown>, ref: ActorRef, deps: 
 
 async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string, resident: Resident | undefined, deps: DrainDeps): Promise<DrainResult> {
   const { redis, store, effects, logger, mailboxes } = deps;
+  const observer = deps.observer ?? UNOBSERVED;
   const fromResident = resident !== undefined;
   const actor = resident ?? (await fence(ref, _id, deps));
   const { epoch } = actor;
@@ -164,7 +168,10 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
           if (err instanceof TurnAborted) return 'interrupted';
           throw err;
         }
-        logger.debug({ kind: ref.kind, actor: ref.id, messageId: env.messageId, ms: Math.round(performance.now() - started), outcome: outcomeOf(final) }, 'turn');
+        const ms = performance.now() - started;
+        const outcome = outcomeOf(final);
+        logger.debug({ kind: ref.kind, actor: ref.id, messageId: env.messageId, ms: Math.round(ms), outcome }, 'turn');
+        observer.turnFinished(ref.kind, outcome, ms / 1000);
         // The first turn that changes the state makes its sender the owner (a failed one changes nothing,
         // unless it committed a state on purpose: ctx.fail).
         if (ownerId === undefined && next !== state) ownerId = env.ownerId;
@@ -179,7 +186,7 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
     const set: Partial<ActorRecord> & { appliedSeq: string } = { appliedSeq: entry.entryId, outbox, updatedAt: new Date() };
     if (next !== undefined) set.state = next;
     if (ownerId !== undefined) set.ownerId = ownerId;
-    if (!(await store.commit(_id, epoch, appliedSeq, set))) {
+    if (!(await timedCommit(store, ref.kind, observer, [_id, epoch, appliedSeq, set]))) {
       if (fromResident) {
         logger.info({ actor: ref, epoch, entryId: entry.entryId }, 'resident copy of the actor was stale; handing it to a fresh drain');
         return 'stale';
@@ -221,6 +228,21 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
   return 'drained';
 }
 
+/** `store.commit`, timed for the commit-latency metric. */
+async function timedCommit(store: ActorStore, kind: string, observer: RuntimeObserver, args: Parameters<ActorStore['commit']>): Promise<boolean> {
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  let applied: boolean;
+  try {
+    applied = await store.commit(...args);
+  } catch (error) {
+    observer.commitFinished(kind, 'failed', seconds());
+    throw error;
+  }
+  observer.commitFinished(kind, applied ? 'applied' : 'conflict', seconds());
+  return applied;
+}
+
 /**
  * Runs a turn that its owner may cancel (kinds with cancel routes): a message created before the last
  * cancel is refused without running; a running one is aborted when a cancel arrives.
@@ -244,7 +266,7 @@ async function cancellableTurn(
   }
 }
 
-/** `reply`, or the error's code (`turn_failed`, `cancelled`, …), for the per-turn debug line. */
+/** `reply`, or the error's code (`turn_failed`, `cancelled`, …), for the per-turn debug line and metric. */
 export const outcomeOf = (final: StoredEvent[]): string => (final[0]?.e === 'error' ? String((final[0].d as { code?: unknown } | null)?.code ?? 'error') : 'reply');
 
 /** A batch message's result: counted once, kept for GET /batches/:id/results. */

@@ -27,6 +27,7 @@ import { ResidentActors } from './residents.js';
 import { DrainWakeups } from '../../queues/drain-wakeups.js';
 import { Effects } from './effects.js';
 import { errorEvent } from './turn.js';
+import { UNOBSERVED, type RuntimeObserver } from './observer.js';
 import * as settings from './settings.js';
 
 export interface WorkerOptions {
@@ -52,6 +53,8 @@ export interface WorkerOptions {
   actorConcurrency?: number;
   /** How long an emptied drain waits for the next message (default DRAIN_LINGER_MS; 0: never). */
   drainLingerMs?: number;
+  /** Told of every turn, service request and commit (metrics); default: nobody. */
+  observer?: RuntimeObserver;
 }
 
 export interface RunningWorkers {
@@ -66,6 +69,7 @@ const bullConnection = (url: string) => new Redis(url, { maxRetriesPerRequest: n
 
 export async function startWorkers(options: WorkerOptions): Promise<RunningWorkers> {
   const { logger, kinds } = options;
+  const observer = options.observer ?? UNOBSERVED;
   const names = options.names ?? new RedisNames();
   const id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   // Auto-pipelining sends the commands issued in one tick as one write.
@@ -124,7 +128,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
           running.set(kind.kind, (running.get(kind.kind) ?? 0) + 1);
           let result;
           try {
-            result = await drainActor(actorKind, ref, { redis, names, mailboxes, store, effects, logger, resources, cancels, residents, linger, signal: shutdown.signal, stopping: stopping.signal });
+            result = await drainActor(actorKind, ref, { redis, names, mailboxes, store, effects, logger, resources, cancels, residents, linger, observer, signal: shutdown.signal, stopping: stopping.signal });
           } finally {
             running.set(kind.kind, (running.get(kind.kind) ?? 1) - 1);
           }
@@ -139,7 +143,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     } else {
       const service = kind as ServiceKind;
       const effects = new Effects(redis, mailboxes, scheduleQueue, batches, names);
-      const worker = new Worker(names.serviceQueue(kind.kind), (job: Job) => runService(service, job, { effects, redis, logger, resources, signal: shutdown.signal }), {
+      const worker = new Worker(names.serviceQueue(kind.kind), (job: Job) => runService(service, job, { effects, redis, logger, resources, observer, signal: shutdown.signal }), {
         ...workerOptions(),
         concurrency: service.concurrency ?? settings.DEFAULT_SERVICE_CONCURRENCY,
       });
@@ -192,10 +196,11 @@ interface ServiceRun {
   redis: Redis;
   logger: Logger;
   resources: ActorResources;
+  observer: RuntimeObserver;
   signal: AbortSignal;
 }
 
-async function runService(kind: ServiceKind, job: Job, { effects, redis, logger, resources, signal }: ServiceRun) {
+async function runService(kind: ServiceKind, job: Job, { effects, redis, logger, resources, observer, signal }: ServiceRun) {
   const parsed = Envelope.safeParse(job.data);
   if (!parsed.success) {
     logger.warn({ jobId: job.id, issues: parsed.error.issues }, 'malformed service request dropped');
@@ -227,7 +232,10 @@ async function runService(kind: ServiceKind, job: Job, { effects, redis, logger,
       }
     }
   }
-  logger.debug({ kind: kind.kind, messageId: env.messageId, ms: Math.round(performance.now() - started), outcome: outcomeOf(final) }, 'request');
+  const ms = performance.now() - started;
+  const outcome = outcomeOf(final);
+  logger.debug({ kind: kind.kind, messageId: env.messageId, ms: Math.round(ms), outcome }, 'request');
+  observer.turnFinished(kind.kind, outcome, ms / 1000);
   if (stream) {
     // Partial events are out before the answer.
     await effects.flushEmits();

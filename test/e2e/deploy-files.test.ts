@@ -58,7 +58,14 @@ type Service = {
   ports?: string[];
   volumes?: string[];
   restart?: string;
+  profiles?: string[];
 };
+
+interface ScrapeJob {
+  job_name: string;
+  metrics_path?: string;
+  dns_sd_configs?: Array<{ names: string[]; type: string; port: number }>;
+}
 
 describe('deployment files (Dockerfile, docker-compose.yml)', function () {
   this.timeout(30_000);
@@ -78,6 +85,39 @@ describe('deployment files (Dockerfile, docker-compose.yml)', function () {
     }
     const { code, stderr } = await run(dockerCompose, ['-f', 'docker-compose.yml', 'config', '-q'], 20_000);
     expect(code, `docker-compose config -q failed:\n${stderr}`).to.equal(0);
+    const monitoring = await run(dockerCompose, ['-f', 'docker-compose.yml', '--profile', 'monitoring', 'config', '-q'], 20_000);
+    expect(monitoring.code, `docker-compose --profile monitoring config -q failed:\n${monitoring.stderr}`).to.equal(0);
+  });
+
+  it('has Prometheus scrape the gateways and the workers\' METRICS_PORT, with Grafana and the dashboard in an optional profile', async () => {
+    const worker = compose.services.worker!;
+    const metricsPort = loadConfig(worker.environment).metrics.port;
+    expect(metricsPort, 'workers serve /metrics').to.be.a('number');
+    expect(loadConfig(compose.services.gateway!.environment).metrics.port, 'gateways serve /metrics on PORT').to.equal(null);
+
+    const prometheus = parse(await readFile(join(repoRoot, 'deploy/prometheus/prometheus.yml'), 'utf8')) as { scrape_configs: ScrapeJob[] };
+    const targets = prometheus.scrape_configs.map((job) => ({ path: job.metrics_path, sd: job.dns_sd_configs?.map(({ names, type, port }) => ({ names, type, port })) }));
+    expect(targets).to.deep.equal([
+      { path: '/metrics', sd: [{ names: ['gateway'], type: 'A', port: 8080 }] },
+      { path: '/metrics', sd: [{ names: ['worker'], type: 'A', port: metricsPort }] },
+    ]);
+
+    for (const name of ['prometheus', 'grafana']) {
+      const service = compose.services[name]!;
+      expect(service.profiles, `${name} starts only with --profile monitoring`).to.deep.equal(['monitoring']);
+      expect(service.ports?.every((port) => port.startsWith('127.0.0.1:')), `${name} listens on loopback only`).to.equal(true);
+      for (const volume of service.volumes ?? []) {
+        if (volume.startsWith('./')) await access(join(repoRoot, volume.split(':')[0]!));
+      }
+    }
+    expect(compose.services.prometheus!.volumes).to.include('./deploy/prometheus/prometheus.yml:/etc/prometheus/prometheus.yml:ro');
+    expect(compose.services.grafana!.volumes).to.include('./deploy/grafana/troupe-dashboard.json:/var/lib/grafana/dashboards/troupe-dashboard.json:ro');
+    const provider = parse(await readFile(join(repoRoot, 'deploy/grafana/provisioning/dashboards/troupe.yml'), 'utf8')) as { providers: Array<{ options: { path: string } }> };
+    expect(provider.providers[0]!.options.path).to.equal('/var/lib/grafana/dashboards');
+
+    const dashboard = JSON.parse(await readFile(join(repoRoot, 'deploy/grafana/troupe-dashboard.json'), 'utf8')) as { uid: string; panels: Array<{ type: string; datasource?: { uid: string } }> };
+    expect(dashboard.uid).to.equal('troupe-overview');
+    for (const panel of dashboard.panels.filter((p) => p.type !== 'row')) expect(panel.datasource?.uid).to.equal('${datasource}');
   });
 
   it('runs Redis and MongoDB as a one-node replica set, both with healthchecks', () => {

@@ -32,7 +32,7 @@ describe('troupe users (CLI)', function () {
   it('users --help lists its subcommands', async () => {
     const { code, stdout } = await troupe(['users', '--help'], {});
     expect(code).to.equal(0);
-    for (const command of ['create', 'list', 'revoke', 'key']) expect(stdout).to.match(new RegExp(`^\\s+${command}\\b`, 'm'));
+    for (const command of ['create', 'list', 'revoke', 'key', 'grant', 'revoke-role']) expect(stdout).to.match(new RegExp(`^\\s+${command}\\b`, 'm'));
   });
 
   it('creates a user, printing the key once; lists it; revokes a key and the user', async () => {
@@ -46,8 +46,8 @@ describe('troupe users (CLI)', function () {
     const listed = await troupe(['users', 'list'], env());
     expect(listed.code, listed.stderr).to.equal(0);
     const lines = listed.stdout.trimEnd().split('\n');
-    expect(lines[0]).to.match(/^NAME\s+CREATED\s+KEYS\s+REVOKED$/);
-    expect(lines[1]).to.match(new RegExp(`^xavier\\s+\\d{4}-\\d\\d-\\d\\dT\\S+\\s+${prefix}\\s+-$`));
+    expect(lines[0]).to.match(/^NAME\s+ROLES\s+CREATED\s+KEYS\s+REVOKED$/);
+    expect(lines[1]).to.match(new RegExp(`^xavier\\s+-\\s+\\d{4}-\\d\\d-\\d\\dT\\S+\\s+${prefix}\\s+-$`));
     expect(listed.stdout).to.not.include(key!); // the key itself is never shown again
 
     const second = await troupe(['users', 'key', 'xavier'], env());
@@ -68,7 +68,7 @@ describe('troupe users (CLI)', function () {
     expect(revokedUser.code, revokedUser.stderr).to.equal(0);
     expect(revokedUser.stdout).to.include('Revoked user xavier and 1 API key(s)');
     const after = await troupe(['users', 'list'], env());
-    expect(after.stdout).to.match(/^xavier\s+\S+\s+trp_\S+ \(revoked\), trp_\S+ \(revoked\)\s+\d{4}-/m);
+    expect(after.stdout).to.match(/^xavier\s+-\s+\S+\s+trp_\S+ \(revoked\), trp_\S+ \(revoked\)\s+\d{4}-/m);
   });
 
   it('exits 1 with one line for a taken name, a bad name and an unknown target', async () => {
@@ -84,6 +84,46 @@ describe('troupe users (CLI)', function () {
       expect(result.stderr.startsWith(`troupe: ${message}`), result.stderr).to.equal(true);
       expect(result.stderr.trim().split('\n')).to.have.length(1);
       expect(result.stderr).to.not.match(/^\s+at /m);
+    }
+  });
+
+  it('creates an admin with --admin, grants and revokes the role, and lists roles', async () => {
+    const created = await troupe(['users', 'create', 'ada', '--admin'], env());
+    expect(created.code, created.stderr).to.equal(0);
+    expect(created.stdout).to.include('Created user ada').and.include('with role admin');
+    expect(created.stdout).to.match(KEY);
+    await troupe(['users', 'create', 'bea'], env());
+    const table = await troupe(['users', 'list'], env());
+    expect(table.stdout).to.match(/^ada\s+admin\s+\d{4}-/m).and.match(/^bea\s+-\s+\d{4}-/m);
+
+    const granted = await troupe(['users', 'grant', 'bea', 'admin'], env());
+    expect(granted.code, granted.stderr).to.equal(0);
+    expect(granted.stdout).to.equal('Granted admin to bea.\n');
+    const again = await troupe(['users', 'grant', 'bea', 'admin'], env());
+    expect(again.code, again.stderr).to.equal(0);
+    expect(again.stdout).to.equal('bea already has admin.\n');
+    const revoked = await troupe(['users', 'revoke-role', 'ada', 'admin'], env());
+    expect(revoked.code, revoked.stderr).to.equal(0);
+    expect(revoked.stdout).to.equal('Revoked admin from ada.\n');
+    const json = JSON.parse((await troupe(['users', 'list', '--json'], env())).stdout) as Array<{ name: string; roles: string[] }>;
+    expect(json.map(({ name, roles }) => ({ name, roles }))).to.deep.include.members([
+      { name: 'ada', roles: [] },
+      { name: 'bea', roles: ['admin'] },
+    ]);
+  });
+
+  it('exits 1 with one line for an unknown user or role, or a revoked user', async () => {
+    await troupe(['users', 'create', 'cora'], env());
+    await troupe(['users', 'revoke', 'cora'], env());
+    for (const [args, message] of [
+      [['users', 'grant', 'nobody', 'admin'], 'no user named nobody'],
+      [['users', 'revoke-role', 'nobody', 'admin'], 'no user named nobody'],
+      [['users', 'grant', 'cora', 'admin'], 'user cora is revoked'],
+      [['users', 'grant', 'cora', 'root'], 'unknown role "root": the roles are admin'],
+    ] as const) {
+      const result = await troupe([...args], env());
+      expect(result.code, args.join(' ')).to.equal(1);
+      expect(result.stderr, args.join(' ')).to.equal(`troupe: ${message}\n`);
     }
   });
 
@@ -156,7 +196,7 @@ describe('troupe users (CLI)', function () {
       expect(uri, busy.stderr).to.match(/^mongodb:\/\/127\.0\.0\.1:\d+\//);
       const listed = await troupe(['users', 'list'], { MONGODB_URI: uri! });
       expect(listed.code, listed.stderr).to.equal(0);
-      expect(listed.stdout).to.match(/^local\s+\S+\s+trp_[0-9a-f]{12}, trp_[0-9a-f]{12}\s+-$/m);
+      expect(listed.stdout).to.match(/^local\s+-\s+\S+\s+trp_[0-9a-f]{12}, trp_[0-9a-f]{12}\s+-$/m);
 
       start.child.kill('SIGTERM');
       expect(await withDeadline(start.exited, 20_000, 'troupe start to exit')).to.deep.equal({ code: 0, signal: null });

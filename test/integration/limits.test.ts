@@ -189,6 +189,24 @@ describe('UserLimits (rate limits and concurrency leases in Redis)', function ()
     expect(await subject.leasesHeld(user, 'both')).to.equal(0);
   });
 
+  it('reports each refusal with its kind and the limit that refused (for the metrics)', async () => {
+    const refusals: Array<[string, string]> = [];
+    const subject = limits({ onRefusal: (kindName, limit) => refusals.push([kindName, limit]) });
+    const user = newUser();
+    const both = kind('reported', { rate: { points: 2, durationSeconds: 60 }, concurrent: 1 });
+    const { lease } = await subject.admit(user, both);
+    await refusal(subject.admit(user, both));
+    await subject.release(lease!);
+    await subject.release((await subject.admit(user, both)).lease!);
+    await refusal(subject.admit(user, both));
+    await refusal(subject.admit(newUser(), both, { holdLease: false, points: 3 }));
+    expect(refusals).to.deep.equal([
+      ['reported', 'concurrency'],
+      ['reported', 'rate'],
+      ['reported', 'rate'],
+    ]);
+  });
+
   it('admits without a lease when asked to check only the rate (bulk work)', async () => {
     const subject = limits();
     const user = newUser();

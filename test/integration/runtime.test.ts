@@ -7,6 +7,7 @@ import { testKinds, type CounterState } from '../support/test-kinds.js';
 import { sendInOrder } from '../support/ordered-sends.js';
 import { pollUntil } from '../support/async.js';
 import { RedisNames } from '../../queues/keys.js';
+import type { CommitResult, RuntimeObserver } from '../../actors/runtime/observer.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silent = { info() {}, warn() {}, error() {}, debug() {} };
@@ -19,12 +20,17 @@ describe('actor runtime (in-process worker, real Redis, embedded Mongo)', functi
   const run = `t${Date.now()}`;
   // Its own key and queue names: other test runs sharing this Redis never see these messages.
   const names = new RedisNames(`test-runtime-${process.pid}`);
+  const observed: { turns: Array<[string, string]>; commits: Array<[string, CommitResult]> } = { turns: [], commits: [] };
+  const observer: RuntimeObserver = {
+    turnFinished: (kind, outcome) => observed.turns.push([kind, outcome]),
+    commitFinished: (kind, result) => observed.commits.push([kind, result]),
+  };
 
   before(async function () {
     mongo = await startEmbeddedMongo({ port: 0 });
     conn = await mongoose.createConnection(mongo.uri, { dbName: 'runtime_test' }).asPromise();
     client = new ActorClient(REDIS_URL, conn, testKinds, names);
-    workers = await startWorkers({ redisUrl: REDIS_URL, mongo: conn, kinds: testKinds, logger: silent, names });
+    workers = await startWorkers({ redisUrl: REDIS_URL, mongo: conn, kinds: testKinds, logger: silent, names, observer });
   });
 
   after(async function () {
@@ -80,6 +86,20 @@ describe('actor runtime (in-process worker, real Redis, embedded Mongo)', functi
     const [[event, data]] = await events(fail.replyStream);
     expect(event).to.equal('error');
     expect(data).to.deep.include({ code: 'turn_failed', message: 'boom' });
+  });
+
+  it('reports every turn, service request and commit to its observer, by kind and outcome', async function () {
+    const actor = { kind: 'counter', id: `${run}-observed` };
+    await events((await client.send({ actor, ownerId: 'u1', type: 'add', payload: { n: 1 } })).replyStream);
+    await events((await client.send({ actor, ownerId: 'u1', type: 'fail', payload: { reason: 'boom' } })).replyStream);
+    await events((await client.send({ actor: { kind: 'shout', id: 'any' }, ownerId: 'u1', type: 'shout', payload: { text: 'hi' } })).replyStream);
+    expect(observed.turns).to.deep.include.members([
+      ['counter', 'reply'],
+      ['counter', 'turn_failed'],
+      ['shout', 'reply'],
+    ]);
+    expect(observed.commits).to.deep.include(['counter', 'applied']);
+    expect(observed.commits.map(([kind]) => kind)).to.not.include('shout');
   });
 
   it('hides an actor from another user and rejects bad payloads before enqueueing', async function () {

@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       mongo: { uri: undefined, dbName: 'troupe', embedded: { port: 0, dbpath: '.troupe/mongo' } },
       log: { level: 'info', pretty: undefined },
       gateway: { bodyLimitBytes: 1024 * 1024, corsOrigins: [], metricsToken: undefined },
+      metrics: { port: null },
       limits: {
         defaults: { rate: { points: 300, durationSeconds: 60 }, concurrent: 20 },
         kinds: {},
@@ -71,6 +72,7 @@ describe('loadConfig', () => {
       BODY_LIMIT: '256kb',
       CORS_ORIGINS: 'https://app.example.com, http://localhost:5173',
       METRICS_TOKEN: 'a-long-metrics-token',
+      METRICS_PORT: '9464',
       DEFAULT_RATE_POINTS: '100',
       DEFAULT_RATE_DURATION_SECONDS: '10',
       DEFAULT_CONCURRENT_TURNS: '5',
@@ -119,6 +121,7 @@ describe('loadConfig', () => {
         corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
         metricsToken: 'a-long-metrics-token',
       },
+      metrics: { port: 9464 },
       limits: {
         defaults: { rate: { points: 100, durationSeconds: 10 }, concurrent: 5 },
         kinds: { scouting: { rate: { points: 10, durationSeconds: 3600 }, concurrent: 3 }, game: { concurrent: null } },
@@ -161,6 +164,7 @@ describe('loadConfig', () => {
     ['MONGODB_DB', 'troupe.prod', 'a MongoDB database name'],
     ['MONGODB_DB', 'a'.repeat(64), 'a MongoDB database name'],
     ['EMBEDDED_MONGO_PORT', '99999', 'an integer 0-65535'],
+    ['METRICS_PORT', '9464x', 'an integer 0-65535'],
     ['LOG_LEVEL', 'verbose', 'one of fatal, error, warn, info, debug, trace, silent'],
     ['LOG_PRETTY', 'maybe', 'a boolean'],
     ['BODY_LIMIT', 'huge', 'a size such as 512kb, 1mb or 1048576'],

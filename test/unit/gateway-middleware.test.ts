@@ -242,16 +242,23 @@ describe('gateway middleware', () => {
   });
 
   describe('GET /metrics', () => {
-    it('serves HTTP counts by route pattern, rejections by reason, turn latency and queue depth', async () => {
-      const metrics = new TroupeMetrics({ queueDepth: async () => ({ counter: { waiting: 4, active: 1 } }) });
+    it('serves HTTP counts by route pattern, rejections by reason and limit, turn, reply and commit latency, and the queues', async () => {
+      const oldestWaitingAt = Date.now() - 90_000;
+      const metrics = new TroupeMetrics({
+        queues: async () => ({ counter: { jobs: { waiting: 4, active: 1 }, oldestWaitingAt }, echo: { jobs: { waiting: 0 }, oldestWaitingAt: null } }),
+      });
       const url = await serve({ metrics });
       await fetch(`${url}/whoami`, { headers: { authorization: 'Bearer good-key' } });
       await fetch(`${url}/whoami?fail=conflict`, { headers: { authorization: 'Bearer good-key' } });
       await fetch(`${url}/whoami`);
       await fetch(`${url}/no/such/route/123`);
       await fetch(`${url}/echo`, { method: 'POST', headers: { authorization: 'Bearer good-key', 'content-type': 'application/json' }, body: '{' });
-      metrics.observeTurn('counter', 0.3, 'reply');
+      metrics.turnFinished('counter', 'reply', 0.003);
+      metrics.turnFinished('counter', 'turn_failed', 0.2);
+      metrics.observeReply('counter', 0.3, 'reply');
+      metrics.commitFinished('counter', 'applied', 0.002);
       metrics.recordRejection('rate_limited');
+      metrics.recordLimitRejection('counter', 'concurrency');
 
       const response = await fetch(`${url}/metrics`);
       expect(response.status).to.equal(200);
@@ -266,13 +273,21 @@ describe('gateway middleware', () => {
         expect(text).to.include(`troupe_rejections_total{reason="${reason}"} 1`);
       }
       expect(text).to.include('troupe_turn_duration_seconds_count{kind="counter",outcome="reply"} 1');
+      expect(text).to.include('troupe_turn_duration_seconds_count{kind="counter",outcome="turn_failed"} 1');
+      expect(text).to.include('troupe_turn_duration_seconds_bucket{le="0.005",kind="counter",outcome="reply"} 1');
+      expect(text).to.include('troupe_message_reply_duration_seconds_count{kind="counter",outcome="reply"} 1');
+      expect(text).to.include('troupe_mongo_commit_duration_seconds_count{kind="counter",result="applied"} 1');
+      expect(text).to.include('troupe_limit_rejections_total{kind="counter",limit="concurrency"} 1');
       expect(text).to.include('troupe_queue_jobs{kind="counter",state="waiting"} 4');
       expect(text).to.include('troupe_queue_jobs{kind="counter",state="active"} 1');
+      const oldest = Number(/troupe_queue_oldest_waiting_seconds\{kind="counter"\} (\S+)/.exec(text)?.[1]);
+      expect(oldest).to.be.at.least(90);
+      expect(text).to.include('troupe_queue_oldest_waiting_seconds{kind="echo"} 0');
       expect(text).to.include('troupe_process_cpu_seconds_total');
     });
 
-    it('still answers when the queue depth cannot be read, counting the failure', async () => {
-      const metrics = new TroupeMetrics({ queueDepth: async () => Promise.reject(new Error('redis down')), processMetrics: false });
+    it('still answers when the queues cannot be read, counting the failure', async () => {
+      const metrics = new TroupeMetrics({ queues: async () => Promise.reject(new Error('redis down')), processMetrics: false });
       const url = await serve({ metrics });
       const response = await fetch(`${url}/metrics`);
       expect(response.status).to.equal(200);
