@@ -17,13 +17,13 @@ import type { GatewayState } from './state.js';
 import { keyPrefixOf, type UserDirectory } from './users.js';
 
 export interface AccountRoutesDeps {
-  users: Pick<UserDirectory, 'keysOf' | 'createKeyFor' | 'revokeKeyOf' | 'createdAt'>;
+  users: Pick<UserDirectory, 'keysOf' | 'createKeyFor' | 'revokeKeyOf' | 'createdAt' | 'activeAdmin'>;
   limits: Pick<UserLimits, 'usage'>;
   kinds: AnyKind[];
 }
 
-const KeyLabel = z.object({ label: z.string().trim().min(1).max(60).default('web') }).strict();
-const Prefix = z.string().regex(/^trp_[0-9a-f]{12}$/, { error: 'a key prefix: trp_ and 12 hex digits' });
+export const KeyLabel = z.object({ label: z.string().trim().min(1).max(60).default('web') }).strict();
+export const Prefix = z.string().regex(/^trp_[0-9a-f]{12}$/, { error: 'a key prefix: trp_ and 12 hex digits' });
 
 const userOf = (ctx: Context & { state: GatewayState }) => {
   const user = ctx.state.user;
@@ -42,7 +42,8 @@ export function createAccountRouter(deps: AccountRoutesDeps): Router<GatewayStat
   const router = new Router<GatewayState>();
   router.get('/me', async (ctx) => {
     const user = userOf(ctx);
-    ctx.body = { id: user.id, name: user.name, created_at: (await deps.users.createdAt(user.id))?.toISOString() ?? null };
+    const [createdAt, admin] = await Promise.all([deps.users.createdAt(user.id), deps.users.activeAdmin(user.id)]);
+    ctx.body = { id: user.id, name: user.name, created_at: createdAt?.toISOString() ?? null, roles: admin ? ['admin'] : [] };
   });
   router.get('/me/keys', async (ctx) => {
     const user = userOf(ctx);

@@ -25,7 +25,7 @@ export const Readiness = z.object({
 
 export const LoginAnswer = z.object({ apiKey: z.string().describe('A new API key, shown this once'), user: z.object({ id: z.string(), name: z.string() }) });
 
-export const Me = z.object({ id: z.string(), name: z.string(), created_at: z.string().nullable() });
+export const Me = z.object({ id: z.string(), name: z.string(), created_at: z.string().nullable(), roles: z.array(z.enum(['admin'])).describe('admin: may open the queue dashboard') });
 
 export const KeyList = z.object({
   keys: z.array(

@@ -61,6 +61,9 @@ describe('account API and troupe login-link', function () {
     const me = (await (await get('/me', key)).json()) as Record<string, unknown>;
     expect(me).to.include({ id: user.id, name: 'ana' });
     expect(me.created_at).to.be.a('string');
+    expect(me.roles).to.deep.equal([]);
+    const admin = await users.createUser('ada', 'cli', ['admin']);
+    expect(((await (await get('/me', admin.key)).json()) as { roles: string[] }).roles).to.deep.equal(['admin']);
 
     const created = await fetch(`${http.url}/me/keys`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ label: 'laptop' }) });
     expect(created.status).to.equal(201);

@@ -7,7 +7,7 @@ import './styles.css';
 import { Component, render, type ComponentChildren, type ComponentType } from 'preact';
 import { lazy, Suspense } from 'preact/compat';
 import { useEffect, useState } from 'preact/hooks';
-import { messageOf } from './api.js';
+import { messageOf, request } from './api.js';
 import { ErrorNote } from './components/error-note.js';
 import { hrefOf, useRoute, type ViewName } from './route.js';
 import { currentSession, onSessionChange, signOut, type Session } from './session.js';
@@ -100,6 +100,7 @@ function App() {
           </ul>
         </nav>
         <span class="who">
+          {me.roles.includes('admin') ? <QueueDashboardLink /> : null}
           <span class="muted">Signed in as</span> <strong data-testid="user-name">{me.name}</strong>
           <button type="button" class="link-button" onClick={signOut}>
             Sign out
@@ -113,6 +114,31 @@ function App() {
           </ViewBoundary>
         </Suspense>
       </main>
+    </>
+  );
+}
+
+/**
+ * Admins only: the queue dashboard is a page of its own that a browser reaches with a cookie, so the key
+ * is traded for an admin session first (POST /admin/session), then the dashboard opens in a new tab.
+ */
+function QueueDashboardLink() {
+  const [error, setError] = useState<unknown>(undefined);
+  const open = async () => {
+    setError(undefined);
+    try {
+      await request('/admin/session', { method: 'POST' });
+      window.open('/admin/queues', '_blank', 'noopener');
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  return (
+    <>
+      <button type="button" class="link-button" onClick={open}>
+        Queues
+      </button>
+      {error ? <span class="error" role="alert">{messageOf(error)}</span> : null}
     </>
   );
 }

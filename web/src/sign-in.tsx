@@ -12,6 +12,8 @@ export interface Me {
   id: string;
   name: string;
   created_at: string | null;
+  /** `admin` opens the queue dashboard. */
+  roles: string[];
 }
 
 /** A key just minted by a login link: shown once, on the account view. */

@@ -138,5 +138,29 @@ export function shellFlows(web: () => WebTroupe): void {
         await context.close();
       }
     });
+    it('opens the queue dashboard for an admin from the header (cookie session, read-only); others have no link', async function () {
+      const [adminKey, userKey] = await Promise.all([web().createUser('web-admin', { admin: true }), web().createUser('web-not-admin')]);
+      const context = await web().signedInContext(adminKey);
+      try {
+        const page = await context.newPage();
+        await page.goto(`${web().base}/#/account`);
+        const [dashboard] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Queues' }).click()]);
+        await dashboard.waitForLoadState('domcontentloaded');
+        expect(new URL(dashboard.url()).pathname).to.equal('/admin/queues');
+        // bull-board lists troupe's queues (each kind's drain or service queue, and the schedule queue).
+        await dashboard.getByText('actor-game', { exact: false }).first().waitFor();
+        await screenshot(dashboard, 'admin-queues');
+      } finally {
+        await context.close();
+      }
+      const other = await web().openView(userKey, '#/account');
+      try {
+        await other.getByTestId('user-name').waitFor();
+        expect(await other.getByRole('button', { name: 'Queues' }).count()).to.equal(0);
+        expect((await fetch(`${web().base}/admin/queues`, { headers: { authorization: `Bearer ${userKey}` } })).status).to.equal(404);
+      } finally {
+        await other.context().close();
+      }
+    });
   });
 }
