@@ -12,9 +12,10 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { callToolWithProgress } from '../support/mcp-progress.js';
 import { pollUntil } from '../support/async.js';
 import { createUserKey, spawnTroupe, startSeededMongo, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
 import { freePort } from '../support/troupe-mongo-process.js';
@@ -398,10 +399,7 @@ describe('deck coach on a running troupe (HTTP, SSE and MCP, offline)', function
     let mcpConversation = '';
 
     it('answers in prose with the structured reply, reporting progress before the result', async function () {
-      const progress: Progress[] = [];
-      const result = (await mcp.callTool({ name: 'coach_chat', arguments: { message: 'what are the top Pioneer decks over the last 30 days?' } }, CallToolResultSchema, {
-        onprogress: (p) => progress.push(p),
-      })) as CallToolResult;
+      const { result, progress } = await callToolWithProgress(mcp, 'coach_chat', { message: 'what are the top Pioneer decks over the last 30 days?' });
       const beforeResult = progress.length;
       expect(result.isError, JSON.stringify(result.content)).to.not.equal(true);
       expect(beforeResult, 'progress notifications before the result').to.be.greaterThan(0);

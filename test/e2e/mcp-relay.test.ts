@@ -19,10 +19,11 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { McpError, type CallToolResult, type Progress, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import { createParser } from 'eventsource-parser';
 import { pollUntil, withDeadline } from '../support/async.js';
+import { callToolWithProgress } from '../support/mcp-progress.js';
 import { deleteRedisPrefix } from '../support/redis-prefix.js';
 import { createUserKey, runTroupe, spawnTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
 import { freePort } from '../support/troupe-mongo-process.js';
@@ -39,17 +40,6 @@ function relayEnv(vars: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...env, ...vars };
 }
 
-/** Everything a progress-reporting call gives: the result and the notifications before it. */
-interface Call {
-  result: CallToolResult;
-  progress: Progress[];
-}
-
-async function callWithProgress(client: Client, name: string, args: Record<string, unknown>): Promise<Call> {
-  const progress: Progress[] = [];
-  const result = (await client.callTool({ name, arguments: args }, undefined, { onprogress: (p) => progress.push(p) })) as CallToolResult;
-  return { result, progress };
-}
 
 const textOf = (result: CallToolResult): string => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 
@@ -192,8 +182,8 @@ describe('troupe mcp: troupe tools for local MCP clients, relayed to a gateway',
     expect(gatewayTools.map((t) => t.name)).to.include.members(['echo', 'get_format_meta_rankings', 'game_execute', 'coach_chat', 'scouting_start']);
     expect((await client.listResourceTemplates()).resourceTemplates).to.deep.equal(gatewayTemplates);
 
-    const relayed = await callWithProgress(client, 'echo', { text: 'one two three', channel: nextChannel() });
-    const reference = await callWithProgress(direct, 'echo', { text: 'one two three', channel: nextChannel() });
+    const relayed = await callToolWithProgress(client, 'echo', { text: 'one two three', channel: nextChannel() });
+    const reference = await callToolWithProgress(direct, 'echo', { text: 'one two three', channel: nextChannel() });
     expect(relayed.result.isError, textOf(relayed.result)).to.not.equal(true);
     expect(relayed.result.structuredContent).to.deep.equal({ text: 'one two three', count: 1 });
     expect(relayed.result).to.deep.equal(reference.result);

@@ -12,6 +12,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { scoutingCorpus } from '../../models/scouting-corpus.js';
+import { callToolWithProgress } from '../support/mcp-progress.js';
 import { pollUntil } from '../support/async.js';
 import { deleteRedisPrefix } from '../support/redis-prefix.js';
 import { freePort } from '../support/troupe-mongo-process.js';
@@ -205,8 +206,7 @@ describe('scouting on a running troupe (HTTP, SSE and MCP, offline)', function (
     const again = await tool('documents_upload', { name: 'okafor-copy.md', text: '# June Okafor\n\nJune Okafor plays point guard for the Riverside Rays. Height: 6\'2" (188 cm). Weight: 185 lbs.\n\n## Strengths\n\nOkafor excels at pick-and-roll passing and is an elite on-ball defender.\n\n## Weaknesses\n\nOkafor struggles with finishing through contact.' });
     expect(textOf(again)).to.include('"duplicate":true');
 
-    const progress: unknown[] = [];
-    const start = (await mcp.callTool({ name: 'scouting_start', arguments: { request: 'Scouting report for June Okafor' } }, undefined, { onprogress: (p) => progress.push(p) })) as CallToolResult;
+    const { result: start, progress } = await callToolWithProgress(mcp, 'scouting_start', { request: 'Scouting report for June Okafor' });
     expect(start.isError, textOf(start)).to.not.equal(true);
     const runId = (start.structuredContent as Structured).run_id as string;
     expect(start.structuredContent).to.include({ status: 'awaiting_plan_approval' });

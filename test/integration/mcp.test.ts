@@ -4,7 +4,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
@@ -26,6 +26,7 @@ import { UserDirectory } from '../../gateway/users.js';
 import { actorRecords } from '../../models/actor-record.js';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
 import { pollUntil } from '../support/async.js';
+import { callToolWithProgress } from '../support/mcp-progress.js';
 import { counterKind, testKinds } from '../support/test-kinds.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -166,10 +167,7 @@ describe('MCP gateway (streamable HTTP + legacy SSE) through the official SDK cl
 
     it('sends progress notifications from the actor’s stream events when a progressToken is given', async function () {
       const mcp = await connectHttp(a, alice.key);
-      const progress: Progress[] = [];
-      const result = (await mcp.callTool({ name: 'counter_echo', arguments: { counter: counter('echo'), text: 'a b c' } }, undefined, {
-        onprogress: (p) => progress.push(p),
-      })) as CallToolResult;
+      const { result, progress } = await callToolWithProgress(mcp, 'counter_echo', { counter: counter('echo'), text: 'a b c' });
       expect(result.structuredContent).to.deep.equal({ text: 'a b c' });
       expect(progress).to.deep.equal([
         { progress: 1, message: 'token: {"text":"a"}' },
@@ -277,10 +275,7 @@ describe('MCP gateway (streamable HTTP + legacy SSE) through the official SDK cl
       expect((await mcp.listTools()).tools.map((t) => t.name)).to.include('counter_add');
       const result = (await mcp.callTool({ name: 'counter_add', arguments: { counter: counter('sse'), n: 4 } })) as CallToolResult;
       expect(result.structuredContent).to.deep.equal({ count: 4 });
-      const progress: Progress[] = [];
-      const echoed = (await mcp.callTool({ name: 'counter_echo', arguments: { counter: counter('sse'), text: 'x y' } }, undefined, {
-        onprogress: (p) => progress.push(p),
-      })) as CallToolResult;
+      const { result: echoed, progress } = await callToolWithProgress(mcp, 'counter_echo', { counter: counter('sse'), text: 'x y' });
       expect(echoed.structuredContent).to.deep.equal({ text: 'x y' });
       expect(progress.map((p) => p.progress)).to.deep.equal([1, 2]);
     });
