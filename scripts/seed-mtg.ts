@@ -2,9 +2,10 @@
  * `troupe seed mtg [--force]`: loads the bundled MTG tournament dataset into MongoDB (MONGODB_URI or the
  * embedded server), unless it is already there. Progress goes to stderr, the summary to stdout.
  */
-import { seedMtg, MTG_COLLECTIONS, type SeedMtgResult } from '../models/mtg/seed.js';
+import { MTG_COLLECTIONS, type SeedMtgResult } from '../models/mtg/seed.js';
 import { connectOrReport, quieterLogLevel } from './command-mongo.js';
 import type { Config } from './config.js';
+import { seedMtgFast } from './load-mtg-dataset.js';
 import { createLogger } from './logger.js';
 import { count, progressBar, type ProgressOutput } from './progress-bar.js';
 
@@ -22,7 +23,7 @@ export async function runSeedMtg(config: Config, { force = false }: { force?: bo
   const bar = progressBar(io.stderr);
   let result: SeedMtgResult;
   try {
-    result = await seedMtg(mongo.connection, {
+    result = await seedMtgFast(mongo.connection, {
       force,
       onProgress: (p) => bar.update({ step: p.collection, stepDone: p.done, stepTotal: p.total, done: p.overallDone, total: p.overallTotal }),
     });

@@ -9,9 +9,12 @@ import { LogicalClock, type EmbeddedLogger, type ServerState } from './context.j
 import { FailPointRegistry } from './fail-points.js';
 import { serveConnection } from './server.js';
 import { SessionRegistry } from './sessions.js';
+import { runCommand } from './commands/index.js';
 import { abortTransaction } from './commands/transactions.js';
+import { asIfFromWire } from './in-process.js';
+import { type Doc } from './values.js';
 import { Engine } from './store/engine.js';
-import { Journal } from './store/journal.js';
+import { Storage } from './store/journal.js';
 import { sweepExpired } from './store/ttl-monitor.js';
 
 export interface EmbeddedMongoOptions {
@@ -33,6 +36,11 @@ export interface EmbeddedMongoOptions {
    * then fail with 59 CommandNotFound, as on a mongod without it.
    */
   enableTestCommands?: boolean;
+  /**
+   * With a dbpath: a checkpoint (collection files rewritten for what changed, journal restarted) runs
+   * in the background once the journal holds this many bytes and writes pause. Default 16 MiB.
+   */
+  checkpointJournalBytes?: number;
   logger?: EmbeddedLogger;
 }
 
@@ -41,7 +49,23 @@ export interface EmbeddedMongo {
   uri: string;
   host: string;
   port: number;
+  /** With a dbpath: writes a checkpoint now (what changed since the last one); without: does nothing. */
+  checkpoint(): Promise<void>;
+  /**
+   * The insert command, from this process without the wire (see in-process.ts): the documents are
+   * copied as a BSON round trip would give them, inserted (unordered unless `ordered`), and durable
+   * when this resolves. Resolves to the command's reply: `n` and, if any, `writeErrors`.
+   */
+  insertMany(db: string, collection: string, docs: Doc[], options?: { ordered?: boolean }): Promise<{ n: number; writeErrors?: Doc[] }>;
   stop(): Promise<void>;
+}
+
+/** Servers this process runs, by `host:port` as in their uri. */
+const inThisProcess = new Map<string, EmbeddedMongo>();
+
+/** The embedded server this process runs at host:port, if any (to insert without the wire). */
+export function embeddedMongoInThisProcess(host: string, port: number): EmbeddedMongo | undefined {
+  return inThisProcess.get(`${host}:${port}`);
 }
 
 const silent: EmbeddedLogger = { info() {}, warn() {}, error() {}, debug() {} };
@@ -50,12 +74,11 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
   const host = options.host ?? '127.0.0.1';
   const logger = options.logger ?? silent;
   const engine = new Engine();
-  let journal: Journal | undefined;
+  let storage: Storage | undefined;
   if (options.dbpath) {
-    const records = Journal.load(options.dbpath, logger);
-    for (const record of records) engine.replay(record);
-    journal = await Journal.start(options.dbpath, engine.dump());
-    engine.attach(journal);
+    const started = performance.now();
+    storage = Storage.open(options.dbpath, engine, { logger, checkpointJournalBytes: options.checkpointJournalBytes });
+    logger.debug({ dbpath: options.dbpath, ...storage.report, ms: Math.round(performance.now() - started) }, 'embedded mongo: dbpath opened');
   }
 
   const state: ServerState = {
@@ -80,13 +103,19 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     socket.on('close', () => sockets.delete(socket));
     serveConnection(state, socket);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 27017, host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 27017, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    // Nothing was served: release the dbpath (its lock) for whoever tries next.
+    await storage?.close().catch(() => undefined);
+    throw error;
+  }
   state.port = (server.address() as net.AddressInfo).port;
 
   const ttl = setInterval(() => {
@@ -113,13 +142,25 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     'embedded MongoDB-compatible server listening',
   );
 
+  const inProcessConnection = { id: 0, closed: new AbortController().signal, close() {} };
   let stopped: Promise<void> | undefined;
-  return {
+  const key = `${hostForUri}:${state.port}`;
+  const mongo: EmbeddedMongo = {
     uri,
     host: hostForUri,
     port: state.port,
+    async checkpoint() {
+      await storage?.checkpoint();
+    },
+    async insertMany(db, collection, docs, { ordered = false } = {}) {
+      if (stopped) throw new Error('the embedded MongoDB-compatible server was stopped');
+      const reply = await runCommand(state, db, { insert: collection, documents: docs.map(asIfFromWire), ordered, $db: db }, inProcessConnection);
+      if (reply.ok !== 1) throw new Error(`insert into ${db}.${collection} failed: ${String(reply.errmsg)} (${String(reply.codeName)})`);
+      return { n: reply.n as number, ...(Array.isArray(reply.writeErrors) ? { writeErrors: reply.writeErrors as Doc[] } : {}) };
+    },
     stop() {
       stopped ??= (async () => {
+        if (inThisProcess.get(key) === mongo) inThisProcess.delete(key);
         clearInterval(ttl);
         clearInterval(housekeeping);
         // Commands blocked by failCommand end with InterruptedAtShutdown instead of running later.
@@ -129,11 +170,13 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
           server.close(() => resolve());
           for (const s of sockets) s.destroy();
         });
-        await journal?.close();
+        await storage?.close();
       })();
       return stopped;
     },
   };
+  inThisProcess.set(key, mongo);
+  return mongo;
 }
 
 export type { EmbeddedLogger };

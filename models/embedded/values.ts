@@ -61,6 +61,39 @@ export function normalize(v: unknown): unknown {
   return v;
 }
 
+/**
+ * `normalize` for a value nothing else holds yet (just deserialized): the same result, but containers
+ * are changed in place instead of copied (a bulk insert then allocates its documents once, not twice).
+ */
+export function normalizeInPlace(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (v instanceof Int32) return v.value;
+  if (v instanceof Double) return isInt32Value(v.value) || Object.is(v.value, -0) ? v : v.value;
+  if (Array.isArray(v)) {
+    let marked = false;
+    for (let i = 0; i < v.length; i++) {
+      const before = v[i];
+      const x = normalizeInPlace(before);
+      if (x !== before) v[i] = x;
+      if (!marked && (isExoticScalar(x) || (x !== null && typeof x === 'object' && exotic.has(x)))) marked = true;
+    }
+    if (marked) exotic.add(v);
+    return v;
+  }
+  if (isPlainObject(v)) {
+    let marked = false;
+    for (const k of Object.keys(v)) {
+      const before = v[k];
+      const x = normalizeInPlace(before);
+      if (x !== before) v[k] = x;
+      if (!marked && (isExoticScalar(x) || (x !== null && typeof x === 'object' && exotic.has(x)))) marked = true;
+    }
+    if (marked) exotic.add(v);
+    return v;
+  }
+  return v;
+}
+
 /** Re-marks a container after it was built or changed outside `normalize` (updates, upserts). */
 export function remark(v: unknown): boolean {
   if (v === null || typeof v !== 'object') return false;

@@ -3,7 +3,8 @@
  * use for their first `isMaster`, and its OP_REPLY (1). Compression (OP_COMPRESSED) is never advertised.
  */
 import { deserialize, serialize } from 'bson';
-import { normalize, type Doc } from './values.js';
+import { rememberRawBson } from './raw-bson.js';
+import { normalizeInPlace, remarkShallow, type Doc } from './values.js';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -60,9 +61,13 @@ export function parseMessage(msg: Buffer): Request | null {
         let at = id.end;
         while (at < sectionEnd) {
           const read = readDoc(msg, at);
-          docs.push(read.doc);
+          const doc = normalizeInPlace(read.doc) as Doc;
+          // Inserted documents are journaled from these bytes (see raw-bson.ts).
+          if (id.value === 'documents') rememberRawBson(doc, msg.subarray(at, read.end));
+          docs.push(doc);
           at = read.end;
         }
+        remarkShallow(docs);
         sequences.push([id.value, docs]);
         offset = sectionEnd;
       } else {
@@ -70,13 +75,16 @@ export function parseMessage(msg: Buffer): Request | null {
       }
     }
     if (!body) throw new WireError('OP_MSG without a body section');
-    for (const [id, docs] of sequences) body[id] = docs;
-    return { kind: 'msg', requestId, moreToCome: (flags & FLAG_MORE_TO_COME) !== 0, body: normalize(body) as Doc };
+    // Sequence documents are normalized already.
+    const normalized = normalizeInPlace(body) as Doc;
+    for (const [id, docs] of sequences) normalized[id] = docs;
+    if (sequences.length) remarkShallow(normalized);
+    return { kind: 'msg', requestId, moreToCome: (flags & FLAG_MORE_TO_COME) !== 0, body: normalized };
   }
   if (opCode === OP_QUERY) {
     const collection = readCString(msg, 20);
     const query = readDoc(msg, collection.end + 8).doc;
-    return { kind: 'query', requestId, collection: collection.value, query: normalize(query) as Doc };
+    return { kind: 'query', requestId, collection: collection.value, query: normalizeInPlace(query) as Doc };
   }
   return null;
 }

@@ -2,6 +2,7 @@ import { MongoClient, type Collection, type ObjectId } from 'mongodb';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
 import { maskUrlCredentials } from '../config.js';
 import type { Logger } from '../logger.js';
+import { runRestartBench, type RestartBenchResult } from './mongo-restart.js';
 
 export interface MongoBenchOptions {
   /** MONGODB_URI; when absent, a memory-only embedded server is started and benchmarked. */
@@ -12,6 +13,8 @@ export interface MongoBenchOptions {
   /** Untimed operations of each kind first, so JIT and caches are warm. */
   warmupOperations?: number;
   insertManyDocuments?: number;
+  /** Starts per dbpath in the restart section (embedded server only). */
+  restartRuns?: number;
 }
 
 export interface MongoBenchResult {
@@ -37,6 +40,8 @@ export interface MongoBenchResult {
     indexedFindOne_at_least_half_of_insertOne: boolean;
     updateOneInc_at_least_half_of_insertOne: boolean;
   };
+  /** The embedded server restarted on a dbpath holding the MTG dataset vs an empty one (null with MONGODB_URI). */
+  restart: RestartBenchResult | null;
 }
 
 interface BenchDocument {
@@ -61,6 +66,7 @@ export async function runMongoBench({
   operations = 5_000,
   warmupOperations = 500,
   insertManyDocuments = 10_000,
+  restartRuns = 5,
 }: MongoBenchOptions): Promise<MongoBenchResult> {
   let embedded: EmbeddedMongo | undefined;
   let serverUri: string;
@@ -73,6 +79,7 @@ export async function runMongoBench({
   const client = new MongoClient(serverUri, { serverSelectionTimeoutMS: 10_000 });
   // A database of its own, so benchmarking a real server never touches troupe's data.
   const db = client.db(`troupe_bench_${process.pid}_${Date.now()}`);
+  let result: Omit<MongoBenchResult, 'restart'>;
   try {
     await client.connect();
     logger.info({ uri: maskUrlCredentials(serverUri), db: db.databaseName }, 'benchmarking');
@@ -102,7 +109,7 @@ export async function runMongoBench({
       updateOneIncById: ratio(single.updateOneIncById),
       insertManyDocsPerSec: ratio(insertManyDocsPerSec),
     };
-    return {
+    result = {
       server: embedded === undefined ? 'external' : 'embedded',
       uri: maskUrlCredentials(serverUri),
       node: process.version,
@@ -126,6 +133,16 @@ export async function runMongoBench({
     await client.close();
     await embedded?.stop();
   }
+  // Starts servers of its own, on temporary dbpaths.
+  let restart: RestartBenchResult | null = null;
+  if (embedded !== undefined) {
+    restart = await runRestartBench({ logger, runs: restartRuns });
+    logger.info(
+      { restart: { empty_dbpath: restart.empty_dbpath, seeded_dbpath: restart.seeded_dbpath, first_load_ms: restart.first_load_ms } },
+      `bench:mongo restart: first command ${restart.seeded_dbpath.first_command_ms} ms on the seeded dbpath (${restart.dataset.dbpath_mb} MB) vs ${restart.empty_dbpath.first_command_ms} ms on an empty one; first meta query answered ${restart.seeded_dbpath.first_meta_query_ms} ms after start`,
+    );
+  }
+  return { ...result, restart };
 }
 
 interface SingleDocumentOpsPerSec {

@@ -28,7 +28,7 @@ const filterWith = (filter: Doc | undefined) => (filter ? new Query(checkedOpera
 export const listDatabases: CommandHandler = (ctx) => {
   const filter = filterWith(optionalDoc(ctx.body.filter, 'filter'));
   const databases = [...ctx.state.engine.databases.entries()]
-    .map(([name, colls]) => ({ name, sizeOnDisk: [...colls.values()].reduce((n, c) => n + c.docs.size * 128, 0), empty: false }))
+    .map(([name, colls]) => ({ name, sizeOnDisk: [...colls.values()].reduce((n, c) => n + c.count * 128, 0), empty: false }))
     .filter((d) => !filter || filter.test(d));
   if (ctx.body.nameOnly) return { databases: databases.map((d) => ({ name: d.name })), ok: 1 };
   return { databases, totalSize: databases.reduce((n, d) => n + d.sizeOnDisk, 0), totalSizeMb: 0, ok: 1 };
@@ -66,7 +66,7 @@ export const drop: CommandHandler = (ctx) => {
   const name = collectionName(ctx.body.drop, 'drop');
   const dropped = ctx.state.engine.dropCollection(ctx.db, name);
   if (!dropped) throw namespaceNotFound('ns not found');
-  return { nIndexesWas: dropped.indexes.size + 1, ns: dropped.ns, ok: 1 };
+  return { nIndexesWas: dropped.specs().length, ns: dropped.ns, ok: 1 };
 };
 
 export const dropDatabase: CommandHandler = (ctx) => {
@@ -129,30 +129,32 @@ export const createIndexes: CommandHandler = (ctx) => {
   if (ctx.txn) return createIndexesInTransaction(ctx, name, specs);
   const existed = engine.collection(ctx.db, name);
   const coll = existed ?? engine.ensureCollection(ctx.db, name);
-  const before = coll.indexes.size + 1;
+  // Checked against the specs: an unloaded collection is loaded only to build an index it lacks.
+  const before = coll.specs().length;
   let created = 0;
   for (const spec of specs) {
     if (spec.name === '_id_' || keyOf(spec.key) === keyOf({ _id: 1 })) continue;
-    const sameName = coll.indexes.get(spec.name);
+    const existing = coll.indexSpecs();
+    const sameName = existing.find((s) => s.name === spec.name);
     if (sameName) {
-      if (sameSpec(sameName.spec, spec)) continue;
-      if (keyOf(sameName.spec.key) === keyOf(spec.key)) {
-        throw indexOptionsConflict(`An equivalent index already exists with the same name but different options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName.spec)}`);
+      if (sameSpec(sameName, spec)) continue;
+      if (keyOf(sameName.key) === keyOf(spec.key)) {
+        throw indexOptionsConflict(`An equivalent index already exists with the same name but different options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName)}`);
       }
-      throw indexKeySpecsConflict(`An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName.spec)}`);
+      throw indexKeySpecsConflict(`An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName)}`);
     }
     // Every text index without prefix fields has the key { _fts: 'text', _ftsx: 1 }: a second one lands here.
-    const sameKey = [...coll.indexes.values()].find((i) => keyOf(i.spec.key) === keyOf(spec.key) && keyOf(i.spec.partialFilterExpression) === keyOf(spec.partialFilterExpression));
+    const sameKey = existing.find((s) => keyOf(s.key) === keyOf(spec.key) && keyOf(s.partialFilterExpression) === keyOf(spec.partialFilterExpression));
     if (sameKey) {
-      if (sameSpec(sameKey.spec, { ...spec, name: sameKey.name })) throw indexOptionsConflict(`Index already exists with a different name: ${sameKey.name}`);
-      throw indexOptionsConflict(`An equivalent index already exists with a different name and options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameKey.spec)}`);
+      if (sameSpec(sameKey, { ...spec, name: sameKey.name })) throw indexOptionsConflict(`Index already exists with a different name: ${sameKey.name}`);
+      throw indexOptionsConflict(`An equivalent index already exists with a different name and options. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameKey)}`);
     }
-    const text = coll.textIndex();
+    const text = coll.textIndexSpec();
     if (text && isTextSpec(spec)) throw oneTextIndex(text.name);
     engine.createIndex(coll, spec);
     created += 1;
   }
-  const reply: Doc = { createdCollectionAutomatically: !existed, numIndexesBefore: before, numIndexesAfter: coll.indexes.size + 1, ok: 1 };
+  const reply: Doc = { createdCollectionAutomatically: !existed, numIndexesBefore: before, numIndexesAfter: coll.specs().length, ok: 1 };
   if (created === 0) reply.note = 'all indexes already exist';
   return reply;
 };
@@ -221,8 +223,8 @@ export const dbStats: CommandHandler = (ctx) => {
   return {
     db: ctx.db,
     collections: colls.length,
-    objects: colls.reduce((n, c) => n + c.docs.size, 0),
-    indexes: colls.reduce((n, c) => n + c.indexes.size + 1, 0),
+    objects: colls.reduce((n, c) => n + c.count, 0),
+    indexes: colls.reduce((n, c) => n + c.specs().length, 0),
     ok: 1,
   };
 };

@@ -93,7 +93,10 @@ export const count: CommandHandler = (ctx) => {
   checkHint(access, ctx.body.hint);
   const skip = optionalNumber(ctx.body.skip, 'skip') ?? 0;
   const limit = Math.abs(optionalNumber(ctx.body.limit, 'limit') ?? 0);
-  const n = access.find(optionalDoc(ctx.body.query, 'query')).length;
+  const query = optionalDoc(ctx.body.query, 'query');
+  // No filter, outside a transaction: the collection's count (an unloaded collection stays unloaded).
+  const whole = !ctx.txn && (query === undefined || Object.keys(query).length === 0) ? ctx.state.engine.collection(ctx.db, name) : undefined;
+  const n = whole ? whole.count : access.find(query).length;
   const afterSkip = Math.max(0, n - skip);
   return { n: limit ? Math.min(limit, afterSkip) : afterSkip, ok: 1 };
 };
@@ -157,7 +160,7 @@ function writeOut(ctx: CommandContext, out: OutputStage, results: Doc[]) {
       seen.add(k);
     }
     const previous = engine.collection(out.db, out.coll);
-    const specs = previous ? [...previous.indexes.values()].map((i) => i.spec) : [];
+    const specs = previous ? previous.indexSpecs() : [];
     engine.dropCollection(out.db, out.coll);
     const coll = engine.createCollection(out.db, out.coll, {});
     for (const spec of specs) engine.createIndex(coll, spec);

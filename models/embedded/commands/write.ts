@@ -1,6 +1,7 @@
 /** insert, update, delete and findAndModify, with MongoDB's write-error reporting. */
 import { type CollectionAccess } from '../access.js';
 import { type CommandContext, type CommandHandler } from '../context.js';
+import { forgetRawBson } from '../raw-bson.js';
 import { badValue, failedToParse, MongoCommandError } from '../errors.js';
 import { project } from '../query/projection.js';
 import { parseSort, sortDocs, sortsByTextScore } from '../query/sort.js';
@@ -48,20 +49,25 @@ export const insert: CommandHandler = async (ctx) => {
     remark(doc);
     return doc;
   });
-  await afterLocks(access, () => prepared);
   const errors: Doc[] = [];
   let n = 0;
-  for (let i = 0; i < prepared.length; i++) {
-    try {
-      const id = prepared[i]._id;
-      if (Array.isArray(id)) throw badValue("can't use an array for _id");
-      if (isPlainObject(id) && Object.keys(id).some((k) => k.startsWith('$'))) throw badValue(`_id fields may not contain '$'-prefixed fields: ${Object.keys(id).find((k) => k.startsWith('$'))} is not valid for storage.`);
-      access.insert(prepared[i]);
-      n += 1;
-    } catch (e) {
-      errors.push(writeError(i, e));
-      if (ordered) break;
+  try {
+    await afterLocks(access, () => prepared);
+    for (let i = 0; i < prepared.length; i++) {
+      try {
+        const id = prepared[i]._id;
+        if (Array.isArray(id)) throw badValue("can't use an array for _id");
+        if (isPlainObject(id) && Object.keys(id).some((k) => k.startsWith('$'))) throw badValue(`_id fields may not contain '$'-prefixed fields: ${Object.keys(id).find((k) => k.startsWith('$'))} is not valid for storage.`);
+        access.insert(prepared[i]);
+        n += 1;
+      } catch (e) {
+        errors.push(writeError(i, e));
+        if (ordered) break;
+      }
     }
+  } finally {
+    // The journal took the wire bytes of what it stored; the rest must not keep the message alive.
+    for (const d of docs) forgetRawBson(d);
   }
   return withWriteErrors({ n, ok: 1 }, errors);
 };

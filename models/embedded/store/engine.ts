@@ -67,14 +67,28 @@ export class Engine {
     if (!colls) this.databases.set(db, (colls = new Map()));
     const coll = new Collection(db, name, options);
     colls.set(name, coll);
+    coll.dirty = true;
     this.record({ op: 'create', db, coll: name, options });
     return coll;
+  }
+
+  /** Registers a collection read from a dbpath's catalog (start-up); nothing is journaled. */
+  adopt(coll: Collection) {
+    let colls = this.databases.get(coll.db);
+    if (!colls) this.databases.set(coll.db, (colls = new Map()));
+    colls.set(coll.name, coll);
+  }
+
+  /** Every collection, database by database, in creation order. */
+  *collections(): Generator<Collection> {
+    for (const colls of this.databases.values()) yield* colls.values();
   }
 
   dropCollection(db: string, name: string): Collection | undefined {
     const coll = this.collection(db, name);
     if (!coll) return undefined;
-    for (const idKey of coll.docs.keys()) this.preserve(coll.ns, idKey, coll.docs.get(idKey)!);
+    // Only open transactions need the documents (an unloaded collection is dropped without reading it).
+    if (this.snapshots.size) for (const [idKey, doc] of coll.docs) this.preserve(coll.ns, idKey, doc);
     this.databases.get(db)!.delete(name);
     if (this.databases.get(db)!.size === 0) this.databases.delete(db);
     this.record({ op: 'drop', db, coll: name });
@@ -88,11 +102,13 @@ export class Engine {
 
   createIndex(coll: Collection, spec: IndexSpec) {
     coll.addIndex(spec);
+    coll.dirty = true;
     this.record({ op: 'createIndex', db: coll.db, coll: coll.name, spec });
   }
 
   dropIndex(coll: Collection, name: string) {
     coll.indexes.delete(name);
+    coll.dirty = true;
     this.record({ op: 'dropIndex', db: coll.db, coll: coll.name, name });
   }
 
@@ -106,6 +122,7 @@ export class Engine {
     const prepared = coll.prepare(idKey, doc, inserting);
     if (this.snapshots.size) this.preserve(coll.ns, idKey, coll.docs.get(idKey) ?? null);
     coll.write(idKey, doc, prepared);
+    coll.dirty = true;
     this.record({ op: 'put', db: coll.db, coll: coll.name, doc });
   }
 
@@ -114,6 +131,7 @@ export class Engine {
     if (!old) return;
     if (this.snapshots.size) this.preserve(coll.ns, idKey, old);
     coll.delete(idKey);
+    coll.dirty = true;
     this.record({ op: 'delete', db: coll.db, coll: coll.name, id: old._id });
   }
 
@@ -174,7 +192,7 @@ export class Engine {
           break;
         case 'createIndex': {
           const coll = this.ensureCollection(r.db, r.coll);
-          if (!coll.indexes.has(r.spec.name)) this.createIndex(coll, r.spec);
+          if (!coll.indexSpecs().some((spec) => spec.name === r.spec.name)) this.createIndex(coll, r.spec);
           break;
         }
         case 'dropIndex': {
@@ -198,17 +216,6 @@ export class Engine {
       }
     } finally {
       this.sink = sink;
-    }
-  }
-
-  /** The whole state as records (a snapshot that replays to the same state). */
-  *dump(): Generator<ChangeRecord> {
-    for (const [db, colls] of this.databases) {
-      for (const coll of colls.values()) {
-        yield { op: 'create', db, coll: coll.name, options: coll.options };
-        for (const index of coll.indexes.values()) yield { op: 'createIndex', db, coll: coll.name, spec: index.spec };
-        for (const doc of coll.docs.values()) yield { op: 'put', db, coll: coll.name, doc };
-      }
     }
   }
 }

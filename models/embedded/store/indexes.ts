@@ -56,6 +56,33 @@ export class Index {
   /** The keys a document has in this index (several for arrays), or none when it is left out. */
   keysOf(doc: Doc): IndexKey[] {
     if (this.partial && !this.partial.test(viewOf(doc))) return [];
+    return this.singleKey(doc) ?? this.allKeys(doc);
+  }
+
+  /**
+   * The common case without allocating per field: every indexed path goes through plain objects only
+   * and ends at a value that is not an array (one key). Undefined when an array is in the way.
+   */
+  private singleKey(doc: Doc): IndexKey[] | undefined {
+    const values: unknown[] = new Array(this.fields.length);
+    let present = false;
+    for (let f = 0; f < this.fields.length; f++) {
+      let v: unknown = doc;
+      for (const part of this.fields[f].parts) {
+        if (Array.isArray(v)) return undefined;
+        v = isPlainObject(v) ? v[part] : undefined;
+      }
+      if (Array.isArray(v)) return undefined;
+      if (v !== undefined) present = true;
+      values[f] = v;
+    }
+    if (this.spec.sparse && !present) return [];
+    let key = keyOf(values[0]);
+    for (let f = 1; f < values.length; f++) key += SEPARATOR + keyOf(values[f]);
+    return [{ key, values }];
+  }
+
+  private allKeys(doc: Doc): IndexKey[] {
     const perField: unknown[][] = [];
     let arrays = 0;
     let present = false;

@@ -18,6 +18,8 @@ export function sweepExpired(engine: Engine, now = Date.now()): number {
   let removed = 0;
   for (const colls of engine.databases.values()) {
     for (const coll of colls.values()) {
+      // Only collections with a TTL index are read (an unloaded one is loaded to be swept).
+      if (!coll.indexSpecs().some((spec) => spec.expireAfterSeconds !== undefined)) continue;
       for (const index of coll.indexes.values()) {
         const seconds = index.spec.expireAfterSeconds;
         if (seconds === undefined) continue;
