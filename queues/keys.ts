@@ -89,6 +89,11 @@ export class RedisNames {
     return `${this.prefix}:mcp-sse:${sessionId}`;
   }
 
+  /** The id of the MongoDB deployment this prefix belongs to (see deployment-binding.ts). */
+  deployment() {
+    return `${this.prefix}:deployment`;
+  }
+
   /** Drain jobs of one stateful actor kind (one job per actor at a time). */
   actorQueue(kind: string) {
     return `${this.prefix}-actor-${kind}`;

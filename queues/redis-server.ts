@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import type { Logger } from '../scripts/logger.js';
@@ -8,8 +10,13 @@ export const REDIS_INSTALL_HINT =
   'Install Redis (Debian/Ubuntu: `apt-get install redis-server`; macOS: `brew install redis`) ' +
   'or set REDIS_URL to a running Redis (e.g. REDIS_URL=redis://127.0.0.1:6379).';
 
+/** Where a spawned redis-server keeps its append-only file unless told otherwise (REDIS_DATA_DIR), beside the embedded Mongo's `.troupe/mongo`. */
+export const DEFAULT_LOCAL_REDIS_DIR = '.troupe/redis';
+
 export interface SpawnRedisServerOptions {
   port: number;
+  /** Data directory (created if missing); relative paths resolve against the working directory. */
+  dir: string;
   logger: Logger;
   /** Executable to run; looked up on PATH. */
   command?: string;
@@ -25,17 +32,29 @@ export interface SpawnedRedisServer {
 }
 
 /**
- * Starts a throw-away redis-server (no RDB snapshots, no AOF) for development and waits until it
- * answers PING. The child runs in its own process group so that Ctrl-C in a terminal reaches only
- * troupe, which then stops it last, after everything that still talks to it.
+ * Starts a redis-server for development and waits until it answers PING (which it does only once it
+ * has replayed its append-only file). Redis is the broker: accepted messages live only there, so the
+ * server keeps an AOF in `dir` (fsync every second: at most a second of writes lost to a power cut)
+ * and never evicts keys. The child runs in its own process group so that Ctrl-C in a terminal reaches
+ * only troupe, which then stops it last, after everything that still talks to it.
  */
 export async function spawnRedisServer({
   port,
+  dir,
   logger,
   command = 'redis-server',
   readyTimeoutMs = 10_000,
 }: SpawnRedisServerOptions): Promise<SpawnedRedisServer> {
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+  const dataDir = resolve(dir);
+  await mkdir(dataDir, { recursive: true }).catch((error: unknown) => {
+    throw new RedisUnavailableError(`could not create the redis-server data directory ${dataDir} (REDIS_DATA_DIR): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  });
+  const args = [
+    ...['--port', String(port), '--bind', '127.0.0.1', '--dir', dataDir],
+    // The AOF is the persistence; RDB snapshots on top of it would only add fork pauses.
+    ...['--appendonly', 'yes', '--appendfsync', 'everysec', '--save', ''],
+    ...['--maxmemory-policy', 'noeviction'],
+  ];
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const url = `redis://127.0.0.1:${port}`;
 
@@ -82,7 +101,7 @@ export async function spawnRedisServer({
     process.removeListener('exit', killOnExit);
     throw error;
   }
-  logger.info({ pid: child.pid, url }, 'started redis-server');
+  logger.info({ pid: child.pid, url, dir: dataDir }, 'started redis-server');
 
   return {
     url,

@@ -3,7 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { maskUrlCredentials } from '../scripts/config.js';
 import type { Logger } from '../scripts/logger.js';
-import { spawnRedisServer, type SpawnedRedisServer } from './redis-server.js';
+import { DEFAULT_LOCAL_REDIS_DIR, spawnRedisServer, type SpawnedRedisServer } from './redis-server.js';
 import { RedisUnavailableError } from './redis-unavailable-error.js';
 
 export { RedisUnavailableError } from './redis-unavailable-error.js';
@@ -20,6 +20,8 @@ export interface RedisConnectionOptions {
   /** Executable used when a local server has to be spawned. */
   redisServerCommand?: string;
   localPort?: number;
+  /** Data directory of a spawned redis-server (REDIS_DATA_DIR). */
+  localDataDir?: string;
 }
 
 export interface RedisConnection {
@@ -37,6 +39,7 @@ export async function connectRedis({
   connectAttempts = 5,
   redisServerCommand,
   localPort = LOCAL_REDIS_PORT,
+  localDataDir = DEFAULT_LOCAL_REDIS_DIR,
 }: RedisConnectionOptions): Promise<RedisConnection> {
   if (url !== undefined) {
     const client = await openRedisClient(url, connectAttempts, logger).catch((error: unknown) => {
@@ -54,7 +57,7 @@ export async function connectRedis({
   if (!(await isListening(LOCAL_REDIS_HOST, localPort))) {
     logger.info({ port: localPort }, 'REDIS_URL is not set and nothing listens on the Redis port; spawning redis-server');
     try {
-      spawnedServer = await spawnRedisServer({ port: localPort, logger, command: redisServerCommand });
+      spawnedServer = await spawnRedisServer({ port: localPort, dir: localDataDir, logger, command: redisServerCommand });
     } catch (error) {
       // Another process may have started one in the meantime (e.g. two `npm start`s at once): use it.
       if (!(await isListening(LOCAL_REDIS_HOST, localPort))) throw error;

@@ -1,13 +1,14 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { z } from 'zod';
 import { MongoUnavailableError } from '../models/mongo-unavailable-error.js';
+import { RedisMisconfiguredError } from '../queues/redis-misconfigured-error.js';
 import { RedisUnavailableError } from '../queues/redis-unavailable-error.js';
 import packageJson from '../package.json' with { type: 'json' };
 import { ConfigError, loadConfig } from './config.js';
 
 /** Errors whose message is the whole story: printed alone, without a stack trace. */
 function isStartupError(error: unknown): error is Error {
-  return error instanceof ConfigError || error instanceof RedisUnavailableError || error instanceof MongoUnavailableError;
+  return error instanceof ConfigError || error instanceof RedisUnavailableError || error instanceof RedisMisconfiguredError || error instanceof MongoUnavailableError;
 }
 
 /** A count option (benchmark sizes): a positive integer, checked with zod like every other input. */

@@ -90,6 +90,8 @@ export const configSchema = z
       .string()
       .regex(/^[A-Za-z0-9_.-]{1,40}$/, { error: 'a key prefix of 1-40 letters, digits, _ . or -' })
       .default('troupe'),
+    REDIS_DATA_DIR: z.string().min(1, { error: 'a directory path' }).default('.troupe/redis'),
+    TROUPE_ALLOW_EVICTION: z.stringbool({ error: 'a boolean (true/false, 1/0, yes/no, on/off)' }).default(false),
     MONGODB_URI: z
       .string()
       .regex(/^mongodb(\+srv)?:\/\/[^/?#]+/, {
@@ -145,7 +147,8 @@ export const configSchema = z
   .transform((env, ctx) => ({
     nodeEnv: env.NODE_ENV,
     http: { host: env.HOST, port: env.PORT },
-    redis: { url: env.REDIS_URL, prefix: env.REDIS_PREFIX },
+    /** localDataDir: where a redis-server troupe spawns keeps its AOF; allowEviction: warn instead of refusing a Redis that may evict keys. */
+    redis: { url: env.REDIS_URL, prefix: env.REDIS_PREFIX, localDataDir: env.REDIS_DATA_DIR, allowEviction: env.TROUPE_ALLOW_EVICTION },
     mongo: {
       uri: env.MONGODB_URI,
       dbName: env.MONGODB_DB,

@@ -2,6 +2,7 @@ import { connectMongo } from '../models/connection.js';
 import type { AnyKind } from '../actors/runtime/contract.js';
 import { RedisNames } from '../queues/keys.js';
 import { connectRedis } from '../queues/redis.js';
+import { bindRedisToMongo, checkRedisServer } from './broker-checks.js';
 import type { Config } from './config.js';
 import { createLogger } from './logger.js';
 import { currentWebBuild } from './web-build.js';
@@ -21,14 +22,18 @@ export async function runGateway(config: Config, kinds: AnyKind[]): Promise<numb
   const signalled = onShutdownSignal(logger);
   const redisUrl = config.redis.url ?? LOCAL_REDIS_URL;
   try {
-    const redis = await connectRedis({ url: redisUrl, logger: logger.child({ component: 'redis' }) });
+    const redisLogger = logger.child({ component: 'redis' });
+    const redis = await connectRedis({ url: redisUrl, logger: redisLogger });
     shutdown.add('redis', () => redis.stop());
+    await checkRedisServer(redis, config, redisLogger);
     const mongo = await connectMongo({ uri, dbName: config.mongo.dbName, embedded: config.mongo.embedded, logger: logger.child({ component: 'mongo' }) });
     shutdown.add('mongo', () => mongo.stop());
+    const names = new RedisNames(config.redis.prefix);
+    await bindRedisToMongo(redis, mongo.connection, names);
     // A gateway serves the web client as built (`npm run build`); it never builds in production.
     const webClientDir = await currentWebBuild();
     if (webClientDir === undefined) logger.warn('the web client is not built (npm run build): / says so; the APIs work');
-    const gateway = await serveGateway({ config, logger, redis: redis.client, redisUrl, mongo: mongo.connection, kinds, names: new RedisNames(config.redis.prefix), webClientDir });
+    const gateway = await serveGateway({ config, logger, redis: redis.client, redisUrl, mongo: mongo.connection, kinds, names, webClientDir });
     shutdown.add('gateway', () => gateway.close());
     logger.info({ url: gateway.url, mcp: `${gateway.url}/mcp` }, `troupe gateway is up at ${gateway.url} (MCP at ${gateway.url}/mcp)`);
   } catch (error) {

@@ -3,6 +3,7 @@ import type { AnyKind } from '../actors/runtime/contract.js';
 import { RedisNames } from '../queues/keys.js';
 import { connectMongo } from '../models/connection.js';
 import { connectRedis } from '../queues/redis.js';
+import { bindRedisToMongo, checkRedisServer } from './broker-checks.js';
 import type { Config } from './config.js';
 import { writeEmbeddedMongoAddress } from './embedded-mongo-address.js';
 import { loadMtgDatasetOnStart } from './load-mtg-dataset.js';
@@ -16,7 +17,7 @@ import { agentResources } from './agent-resources.js';
 import { TroupeMetrics } from '../gateway/metrics.js';
 
 /**
- * `troupe start`: logger -> Redis -> Mongo (+ the MTG dataset on first start) -> workers for every kind -> gateway (HTTP + MCP). Resolves with the exit code once a
+ * `troupe start`: logger -> Redis (+ its settings checked) -> Mongo (+ the prefix bound to it, the MTG dataset on first start) -> workers for every kind -> gateway (HTTP + MCP). Resolves with the exit code once a
  * SIGINT/SIGTERM has shut everything down in reverse order. Start-up errors are thrown.
  */
 export async function runStart(config: Config, kinds: AnyKind[]): Promise<number> {
@@ -25,8 +26,10 @@ export async function runStart(config: Config, kinds: AnyKind[]): Promise<number
   const signalled = onShutdownSignal(logger);
 
   try {
-    const redis = await connectRedis({ url: config.redis.url, logger: logger.child({ component: 'redis' }) });
+    const redisLogger = logger.child({ component: 'redis' });
+    const redis = await connectRedis({ url: config.redis.url, localDataDir: config.redis.localDataDir, logger: redisLogger });
     shutdown.add('redis', () => redis.stop());
+    await checkRedisServer(redis, config, redisLogger);
     throwIfSignalled(signalled);
 
     const mongo = await connectMongo({
@@ -40,12 +43,13 @@ export async function runStart(config: Config, kinds: AnyKind[]): Promise<number
       // Lets `troupe users ...` name this server's URI while we hold the journal's lock.
       shutdown.add('embedded mongo address', await writeEmbeddedMongoAddress(config.mongo.embedded.dbpath, mongo.uri));
     }
+    const names = new RedisNames(config.redis.prefix);
+    await bindRedisToMongo(redis, mongo.connection, names);
     throwIfSignalled(signalled);
     // Before the workers: the meta tools answer from this data. Takes seconds, and only on the first start.
     await loadMtgDatasetOnStart(mongo.connection, logger.child({ component: 'seed' }));
     throwIfSignalled(signalled);
 
-    const names = new RedisNames(config.redis.prefix);
     // Agents call this process's own gateway, whose URL is known once it listens (PORT may be 0).
     const ownGateway: { url?: string } = {};
     const agents = agentResources(config, mongo.connection, () => ownGateway.url);

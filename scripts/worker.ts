@@ -1,6 +1,7 @@
 import { connectMongo } from '../models/connection.js';
 import { startWorkers } from '../actors/runtime/workers.js';
 import { RedisNames } from '../queues/keys.js';
+import { connectRedis } from '../queues/redis.js';
 import type { AnyKind } from '../actors/runtime/contract.js';
 import { MongoUnavailableError } from '../models/mongo-unavailable-error.js';
 import { TroupeMetrics } from '../gateway/metrics.js';
@@ -10,6 +11,7 @@ import { createLogger } from './logger.js';
 import { ShutdownSequence } from './shutdown-sequence.js';
 import { onShutdownSignal } from './shutdown-signal.js';
 import { agentResources } from './agent-resources.js';
+import { bindRedisToMongo, checkRedisServer } from './broker-checks.js';
 
 export const LOCAL_REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -34,15 +36,23 @@ export async function runWorker(config: Config, kinds: AnyKind[]): Promise<numbe
   const mongo = await connectMongo({ uri, dbName: config.mongo.dbName, embedded: config.mongo.embedded, logger: logger.child({ component: 'mongo' }) });
   shutdown.add('mongo', () => mongo.stop());
   try {
+    // The workers open their own connections; this one is for the start-up checks.
+    const redisUrl = config.redis.url ?? LOCAL_REDIS_URL;
+    const redisLogger = logger.child({ component: 'redis' });
+    const redis = await connectRedis({ url: redisUrl, logger: redisLogger });
+    shutdown.add('redis', () => redis.stop());
+    await checkRedisServer(redis, config, redisLogger);
+    const names = new RedisNames(config.redis.prefix);
+    await bindRedisToMongo(redis, mongo.connection, names);
     // Without an endpoint nobody would read the metrics: collect none.
     const endpoint = config.metrics.port === null ? undefined : { port: config.metrics.port, metrics: new TroupeMetrics() };
     const workers = await startWorkers({
-      redisUrl: config.redis.url ?? LOCAL_REDIS_URL,
+      redisUrl,
       mongo: mongo.connection,
       kinds,
       ...agentResources(config, mongo.connection),
       logger: logger.child({ component: 'worker' }),
-      names: new RedisNames(config.redis.prefix),
+      names,
       observer: endpoint?.metrics,
     });
     shutdown.add('workers', () => workers.close());

@@ -13,7 +13,7 @@ import { gunzipSync } from 'node:zlib';
 import type { ChildProcess } from 'node:child_process';
 import { postEventStream } from './event-stream-request.js';
 import type { Logger } from '../logger.js';
-import { createBenchUser, freePort, percentile, troupe, waitUntilReady, type BenchProcess } from './troupe-processes.js';
+import { benchPrefix, createBenchUser, deleteBenchKeys, freePort, percentile, troupe, waitUntilReady, type BenchProcess } from './troupe-processes.js';
 
 export interface ChatBenchOptions {
   redisUrl: string;
@@ -89,7 +89,7 @@ async function startChatTroupe(redisUrl: string, logger: Logger) {
     REDIS_URL: redisUrl,
     MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`,
     MONGODB_DB: `bench_chat_${process.pid}`,
-    REDIS_PREFIX: `bench-chat-${process.pid}`,
+    REDIS_PREFIX: benchPrefix('chat'),
     PORT: String(httpPort),
     HOST: '127.0.0.1',
     KIND_LIMITS: 'conversation:rate=100000000/60,concurrent=100000;meta:rate=100000000/60,concurrent=100000',
@@ -118,6 +118,7 @@ async function startChatTroupe(redisUrl: string, logger: Logger) {
         clearTimeout(timer);
       }
       process.off('exit', killNow);
+      await deleteBenchKeys(redisUrl, env.REDIS_PREFIX).catch(() => undefined);
     })());
   function onSignal(signal: NodeJS.Signals) {
     logger.warn({ signal }, 'interrupted: stopping the bench troupe');

@@ -3,11 +3,13 @@
  * `worker`, `gateway`), a free port, readiness, a bench user, an MCP client, and percentiles.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Redis } from 'ioredis';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -78,6 +80,29 @@ export async function waitUntilReady(url: string, children: BenchProcess[]): Pro
   }
 }
 
+/**
+ * A REDIS_PREFIX of its own for one bench run: a Redis prefix is bound to the MongoDB database that
+ * first used it, and each run starts a fresh one.
+ */
+export const benchPrefix = (name: string): string => `bench-${name}-${process.pid}-${randomBytes(3).toString('hex')}`;
+
+/** Removes a bench run's keys and queues from the shared Redis once its processes are gone. */
+export async function deleteBenchKeys(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    for (const pattern of [`${prefix}:*`, `bull:${prefix}-*`]) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+        if (keys.length) await redis.del(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+    }
+  } finally {
+    redis.disconnect();
+  }
+}
+
 /** The p-th percentile of ascending `sorted` (nearest rank). */
 export const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
@@ -109,7 +134,7 @@ export async function startBenchTroupe(options: { redisUrl: string; name: string
     REDIS_URL: options.redisUrl,
     MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`,
     MONGODB_DB: `bench_${options.name}_${process.pid}`,
-    REDIS_PREFIX: `bench-${options.name}-${process.pid}`,
+    REDIS_PREFIX: benchPrefix(options.name),
     PORT: String(httpPort),
     HOST: '127.0.0.1',
     KIND_LIMITS: options.kindLimits,
@@ -125,6 +150,7 @@ export async function startBenchTroupe(options: { redisUrl: string; name: string
         await once(p, 'exit');
       }
     }
+    await deleteBenchKeys(options.redisUrl, env.REDIS_PREFIX).catch(() => undefined);
   };
   try {
     const mongo = troupe(['mongo', '--port', String(mongoPort)], env);

@@ -54,7 +54,7 @@ describe('Dominion over MCP and HTTP on a running troupe', function () {
 
   before(async function () {
     const [mongoPort, port] = await Promise.all([freePort(), freePort()]);
-    const env = troupeEnv({ MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`, MONGODB_DB: 'games', REDIS_PREFIX: `test-game-${process.pid}`, PORT: String(port), HOST: '127.0.0.1' });
+    const env = troupeEnv({ MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`, MONGODB_DB: 'games', REDIS_PREFIX: `test-game-${process.pid}-${Date.now().toString(36)}`, PORT: String(port), HOST: '127.0.0.1' });
     const mongo = spawnTroupe(['mongo', '--port', String(mongoPort)], env);
     processes.push(mongo);
     await pollUntil(() => mongo.stdout().includes('listening'), { timeoutMs: 30_000, what: 'troupe mongo' });

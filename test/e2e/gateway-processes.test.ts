@@ -53,7 +53,7 @@ describe('gateway and worker processes (HTTP, SSE, MCP)', function () {
     env = troupeEnv({
       MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`,
       MONGODB_DB: 'processes',
-      REDIS_PREFIX: `test-gw-${process.pid}`,
+      REDIS_PREFIX: `test-gw-${process.pid}-${Date.now().toString(36)}`,
       LOG_LEVEL: 'info',
       HOST: '127.0.0.1',
     });

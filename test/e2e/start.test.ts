@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { pollUntil, STARTUP_BOUND_MS, withDeadline } from '../support/async.js';
 import { spawnTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
+import { deleteRedisPrefix } from '../support/redis-prefix.js';
 import { freePort, tempDir } from '../support/troupe-mongo-process.js';
 
 async function statusOf(url: string): Promise<number | undefined> {
@@ -17,18 +18,21 @@ describe('troupe start', function () {
   this.timeout(STARTUP_BOUND_MS + 60_000);
   let troupe: TroupeProcess | undefined;
   let dbpath: { dir: string; remove(): Promise<void> } | undefined;
+  // A prefix of its own: the default one belongs to whichever troupe first ran on this Redis.
+  const redisPrefix = `test-start-${process.pid}-${Date.now().toString(36)}`;
 
   afterEach(async () => {
     await troupe?.kill();
     troupe = undefined;
     await dbpath?.remove();
     dbpath = undefined;
+    await deleteRedisPrefix(redisPrefix);
   });
 
   it('serves /healthz and /readyz with no configuration but PORT, and exits 0 on SIGTERM', async () => {
     const port = await freePort();
     dbpath = await tempDir('troupe-start-e2e');
-    const running = spawnTroupe(['start'], troupeEnv({ PORT: String(port), EMBEDDED_MONGO_DBPATH: dbpath.dir }));
+    const running = spawnTroupe(['start'], troupeEnv({ PORT: String(port), EMBEDDED_MONGO_DBPATH: dbpath.dir, REDIS_PREFIX: redisPrefix }));
     troupe = running;
     const base = `http://127.0.0.1:${port}`;
     const describeOutput = () => `stdout:\n${running.stdout()}\nstderr:\n${running.stderr()}`;

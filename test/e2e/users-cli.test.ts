@@ -3,6 +3,7 @@ import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/in
 import { writeEmbeddedMongoAddress } from '../../scripts/embedded-mongo-address.js';
 import { pollUntil, STARTUP_BOUND_MS, withDeadline } from '../support/async.js';
 import { uniqueDbName } from '../support/mongo-target.js';
+import { deleteRedisPrefix } from '../support/redis-prefix.js';
 import { freePort, tempDir } from '../support/troupe-mongo-process.js';
 import { runTroupe, spawnTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
 
@@ -162,8 +163,10 @@ describe('troupe users (CLI)', function () {
   it('troupe start prints a login URL whose token buys an API key once, the MCP URL, and the first key', async () => {
     const port = await freePort();
     const dbpath = await tempDir('troupe-start-login');
+    // A prefix of its own: the default one belongs to whichever troupe first ran on this Redis.
+    const redisPrefix = `test-users-start-${process.pid}-${Date.now().toString(36)}`;
     try {
-      const start = spawnTroupe(['start'], troupeEnv({ PORT: String(port), EMBEDDED_MONGO_DBPATH: dbpath.dir, LOG_PRETTY: 'false' }));
+      const start = spawnTroupe(['start'], troupeEnv({ PORT: String(port), EMBEDDED_MONGO_DBPATH: dbpath.dir, REDIS_PREFIX: redisPrefix, LOG_PRETTY: 'false' }));
       spawned.push(start);
       const base = `http://127.0.0.1:${port}`;
       const loginUrl = await pollUntil(
@@ -202,7 +205,7 @@ describe('troupe users (CLI)', function () {
       expect(await withDeadline(start.exited, 20_000, 'troupe start to exit')).to.deep.equal({ code: 0, signal: null });
 
       // A second start finds the local user: a fresh login link, but no key printed again.
-      const again = spawnTroupe(['start'], troupeEnv({ PORT: String(port), EMBEDDED_MONGO_DBPATH: dbpath.dir, LOG_PRETTY: 'false' }));
+      const again = spawnTroupe(['start'], troupeEnv({ PORT: String(port), EMBEDDED_MONGO_DBPATH: dbpath.dir, REDIS_PREFIX: redisPrefix, LOG_PRETTY: 'false' }));
       spawned.push(again);
       await pollUntil(
         () => {
@@ -217,6 +220,7 @@ describe('troupe users (CLI)', function () {
       await withDeadline(again.exited, 20_000, 'the second troupe start to exit');
     } finally {
       await dbpath.remove();
+      await deleteRedisPrefix(redisPrefix);
     }
   });
 });

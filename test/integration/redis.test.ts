@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { pino } from 'pino';
 import { connectRedis, isListening, RedisUnavailableError, type RedisConnection } from '../../queues/redis.js';
 import { spawnRedisServer, type SpawnedRedisServer } from '../../queues/redis-server.js';
-import { freePort } from '../support/troupe-mongo-process.js';
+import { freePort, tempDir } from '../support/troupe-mongo-process.js';
 
 const logger = pino({ level: 'silent' });
 
@@ -18,7 +18,14 @@ async function expectRedisUnavailable(attempt: Promise<unknown>): Promise<RedisU
 
 describe('Redis connection (real redis-server)', function () {
   this.timeout(20_000);
-  const opened: Array<RedisConnection | SpawnedRedisServer> = [];
+  const opened: Array<RedisConnection | SpawnedRedisServer | { stop(): Promise<void> }> = [];
+
+  /** A data directory for a spawned server, removed after the test (never the checkout's .troupe/redis). */
+  async function dataDir(): Promise<string> {
+    const dir = await tempDir('troupe-redis-test');
+    opened.unshift({ stop: dir.remove });
+    return dir.dir;
+  }
 
   afterEach(async () => {
     for (const resource of opened.splice(0).reverse()) await resource.stop();
@@ -41,7 +48,7 @@ describe('Redis connection (real redis-server)', function () {
 
   it('spawns redis-server when REDIS_URL is unset and nothing listens, and stops it again', async () => {
     const port = await freePort();
-    const redis = await connectRedis({ logger, localPort: port });
+    const redis = await connectRedis({ logger, localPort: port, localDataDir: await dataDir() });
     opened.push(redis);
     expect(redis.spawnedServer).to.not.equal(undefined);
     expect(redis.url).to.equal(`redis://127.0.0.1:${port}`);
@@ -55,7 +62,7 @@ describe('Redis connection (real redis-server)', function () {
 
   it('uses a server that already listens instead of spawning one', async () => {
     const port = await freePort();
-    const server = await spawnRedisServer({ port, logger });
+    const server = await spawnRedisServer({ port, dir: await dataDir(), logger });
     opened.push(server);
     const redis = await connectRedis({ logger, localPort: port });
     opened.push(redis);
@@ -66,7 +73,7 @@ describe('Redis connection (real redis-server)', function () {
   it('explains how to install Redis when redis-server is not on PATH', async () => {
     const port = await freePort();
     const error = await expectRedisUnavailable(
-      connectRedis({ logger, localPort: port, redisServerCommand: 'troupe-test-no-such-redis-server' }),
+      connectRedis({ logger, localPort: port, localDataDir: await dataDir(), redisServerCommand: 'troupe-test-no-such-redis-server' }),
     );
     expect(error.message).to.include('`troupe-test-no-such-redis-server` is not on PATH');
     expect(error.message).to.include('apt-get install redis-server');
