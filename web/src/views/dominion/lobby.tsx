@@ -201,7 +201,7 @@ function GameList() {
 
 export function Lobby() {
   return (
-    <div class="dominion-lobby">
+    <div class="dominion-lobby" data-testid="dominion-lobby">
       <h1>Dominion</h1>
       <p class="muted">The base game for 2–4 players: play bots, or open seats for people who join with the game id.</p>
       <NewGameForm />
