@@ -2,13 +2,15 @@
  * One request-reply round trip to an actor on behalf of a caller: validate the message, admit it
  * through the user's limits, post it, and follow its reply stream to the terminal event. MCP tools and
  * resources and the kinds' declared HTTP routes are built on this; it answers with data or a failure,
- * and throws only on faults (Redis down, a bug), which the caller turns into an opaque internal error.
+ * and throws only on faults: Redis or MongoDB unreachable (a 503, see dependency-outage.ts) or a bug (an
+ * opaque internal error).
  */
 import type { ActorClient } from '../actors/runtime/client.js';
 import { RuntimeError } from '../actors/runtime/client.js';
 import type { ActorMessage, AnyKind } from '../actors/runtime/contract.js';
 import { ActorRef } from '../queues/envelope.js';
 import type { ReplyEvent } from '../queues/reply-stream.js';
+import { OUTAGE_CODES, OUTAGE_RETRY_AFTER_SECONDS } from './dependency-outage.js';
 import { ApiError } from './error-response.js';
 import type { UserLimits } from './limits.js';
 
@@ -47,13 +49,15 @@ const FAILURE_STATUS: Record<string, number> = {
   turn_failed: 422,
   turn_timeout: 504,
   request_failed: 422,
+  broker_unavailable: 503,
+  store_unavailable: 503,
 };
 
 export const failureStatus = (code: string): number => FAILURE_STATUS[code] ?? 422;
 
-/** A failure as the HTTP error it is: its status, and Retry-After when it says when to retry. */
+/** A failure as the HTTP error it is: its status, and Retry-After when it says when to retry (or is an outage). */
 export function failureError(failure: ActorFailure): ApiError {
-  const retryAfter = failure.details.retryAfterSeconds;
+  const retryAfter = failure.details.retryAfterSeconds ?? (OUTAGE_CODES.has(failure.code) ? OUTAGE_RETRY_AFTER_SECONDS : undefined);
   const headers: Record<string, string> = typeof retryAfter === 'number' ? { 'Retry-After': String(Math.max(1, Math.ceil(retryAfter))) } : {};
   return new ApiError(failureStatus(failure.code), failure.code, failure.message, failure.details, headers);
 }

@@ -18,7 +18,7 @@ import { ActorId, ActorKindName, type ActorRef } from '../queues/envelope.js';
 import { RuntimeError, type ActorClient } from '../actors/runtime/client.js';
 import type { AnyKind } from '../actors/runtime/contract.js';
 import type { ReplyEvent } from '../queues/reply-stream.js';
-import { failureStatus } from './actor-call.js';
+import { failureError } from './actor-call.js';
 import { ApiError } from './error-response.js';
 import type { UserLimits } from './limits.js';
 import { lastEventIdOf, streamEvents } from './sse.js';
@@ -149,7 +149,7 @@ export function createActorRouter(deps: ActorRoutesDeps): Router<GatewayState> {
     }
     if (last.event === 'error') {
       const data = last.data as { code?: string; message?: string; details?: unknown };
-      throw new ApiError(failureStatus(data.code ?? ''), data.code ?? 'turn_failed', data.message ?? 'the message failed', data.details ? { issues: data.details } : {});
+      throw failureError({ code: data.code ?? 'turn_failed', message: data.message ?? 'the message failed', details: data.details ? { issues: data.details } : {} });
     }
     ctx.body = {
       messageId,

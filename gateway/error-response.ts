@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Middleware } from 'koa';
+import { dependencyOutageOf, OUTAGE_CODES } from './dependency-outage.js';
 import type { GatewayState } from './state.js';
 
 /** The JSON body of every error the gateway returns. */
@@ -46,10 +47,17 @@ interface KoaStyleError {
   headers?: unknown;
 }
 
-/** Maps anything thrown downstream to a status and an ErrorBody; server faults never leak their message. */
+/**
+ * Maps anything thrown downstream to a status and an ErrorBody; server faults never leak their message.
+ * Redis or MongoDB being unreachable is no fault of the server's code: 503 with Retry-After.
+ */
 export function toErrorResponse(thrown: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (thrown instanceof ApiError) {
     return { status: thrown.status, body: errorBody(thrown.code, thrown.message, thrown.details), headers: { ...thrown.headers } };
+  }
+  const outage = dependencyOutageOf(thrown);
+  if (outage) {
+    return { status: outage.status, body: errorBody(outage.code, outage.message, outage.details), headers: { 'Retry-After': String(outage.retryAfterSeconds) } };
   }
   const candidate = (typeof thrown === 'object' && thrown !== null ? thrown : {}) as KoaStyleError;
   const rawStatus = candidate.status ?? candidate.statusCode;
@@ -73,7 +81,8 @@ export function errorResponse(): Middleware<GatewayState> {
       await next();
     } catch (thrown) {
       const { status, body, headers } = toErrorResponse(thrown);
-      if (status >= 500) ctx.state.logger.error({ err: thrown }, 'request failed');
+      if (OUTAGE_CODES.has(body.error.code)) ctx.state.logger.warn({ err: thrown, code: body.error.code }, 'request refused: a dependency is unavailable');
+      else if (status >= 500) ctx.state.logger.error({ err: thrown }, 'request failed');
       ctx.set(headers);
       ctx.status = status;
       ctx.body = body;

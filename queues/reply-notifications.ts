@@ -12,6 +12,7 @@
 import { Redis } from 'ioredis';
 import { TERMINAL_EVENTS, toEvents, type ReplyEvent } from './reply-stream.js';
 import { compareIds } from './reply-reader.js';
+import { isRedisOutage } from './redis-outage.js';
 
 /** A follower that has heard nothing for this long reads the stream itself. */
 export const POLL_MS = 1_000;
@@ -96,7 +97,13 @@ export class ReplyNotifications {
         if (catchUp) {
           catchUp = false;
           const from = f.lastId === '0' ? '-' : `(${f.lastId}`;
-          this.push(f, toEvents((await this.redis.xrange(stream, from, '+')) as Array<[string, string[]]>));
+          try {
+            this.push(f, toEvents((await this.redis.xrange(stream, from, '+')) as Array<[string, string[]]>));
+          } catch (error) {
+            // Redis is restarting: the message was posted and its reply will be in the stream, so keep
+            // waiting (the idle timeout still bounds the wait) and read again at the next poll.
+            if (!isRedisOutage(error)) throw error;
+          }
         }
         const event = f.buffer.shift();
         if (event) {

@@ -26,6 +26,7 @@ import { batchItem, drainActor, outcomeOf } from './drain.js';
 import { ResidentActors } from './residents.js';
 import { DrainWakeups } from '../../queues/drain-wakeups.js';
 import { Effects } from './effects.js';
+import { JobSignals } from './job-signals.js';
 import { errorEvent } from './turn.js';
 import { UNOBSERVED, type RuntimeObserver } from './observer.js';
 import * as settings from './settings.js';
@@ -93,9 +94,9 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   };
   /** Drains running per kind: a drain may linger only while the kind has a free slot for other actors. */
   const running = new Map<string, number>();
-  // Stopping: no new turns. Abort: in-flight turns are told to stop (after the grace period).
-  const stopping = new AbortController();
-  const shutdown = new AbortController();
+  // Stopping: no new turns. Shutdown: in-flight turns are told to stop (after the grace period).
+  const stopping = new JobSignals();
+  const shutdown = new JobSignals();
   const workers: Worker[] = [];
   const connections: Redis[] = [redis, queueConnection];
 
@@ -128,7 +129,11 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
           running.set(kind.kind, (running.get(kind.kind) ?? 0) + 1);
           let result;
           try {
-            result = await drainActor(actorKind, ref, { redis, names, mailboxes, store, effects, logger, resources, cancels, residents, linger, observer, signal: shutdown.signal, stopping: stopping.signal });
+            result = await stopping.run((stoppingSignal) =>
+              shutdown.run((signal) =>
+                drainActor(actorKind, ref, { redis, names, mailboxes, store, effects, logger, resources, cancels, residents, linger, observer, signal, stopping: stoppingSignal }),
+              ),
+            );
           } finally {
             running.set(kind.kind, (running.get(kind.kind) ?? 1) - 1);
           }
@@ -143,7 +148,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     } else {
       const service = kind as ServiceKind;
       const effects = new Effects(redis, mailboxes, scheduleQueue, batches, names);
-      const worker = new Worker(names.serviceQueue(kind.kind), (job: Job) => runService(service, job, { effects, redis, logger, resources, observer, signal: shutdown.signal }), {
+      const worker = new Worker(names.serviceQueue(kind.kind), (job: Job) => shutdown.run((signal) => runService(service, job, { effects, redis, logger, resources, observer, signal })), {
         ...workerOptions(),
         concurrency: service.concurrency ?? settings.DEFAULT_SERVICE_CONCURRENCY,
       });
@@ -174,8 +179,8 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     close() {
       closing ??= (async () => {
         clearInterval(timer);
-        stopping.abort();
-        const grace = setTimeout(() => shutdown.abort(), settings.SHUTDOWN_GRACE_MS);
+        stopping.abortAll();
+        const grace = setTimeout(() => shutdown.abortAll(), settings.SHUTDOWN_GRACE_MS);
         await Promise.all(workers.map((w) => w.close()));
         clearTimeout(grace);
         await Promise.all(kinds.map((k) => redis.hdel(names.workers(k.kind), id))).catch(() => undefined);

@@ -8,6 +8,7 @@ import { McpError, ErrorCode, type ReadResourceResult } from '@modelcontextproto
 import { z } from 'zod';
 import { RequestError, type AnyKind, type Logger, type ResourceContract } from '../../actors/runtime/contract.js';
 import { callActor, type ActorCallDeps, type ActorFailure, type McpUser } from '../actor-call.js';
+import { dependencyOutageOf, OUTAGE_CODES } from '../dependency-outage.js';
 import { failureText } from './tools.js';
 
 export type { ResourceContract } from '../../actors/runtime/contract.js';
@@ -56,6 +57,8 @@ export function registerResources(server: McpServer, resources: CatalogueResourc
         } catch (thrown) {
           // A URI the contract refuses (e.g. a malformed id) is the client's mistake: say what is wrong.
           if (thrown instanceof RequestError) throw resourceError({ code: thrown.code, message: thrown.message, details: thrown.details ?? {} });
+          const outage = dependencyOutageOf(thrown);
+          if (outage) throw resourceError(outage);
           deps.logger.error({ err: thrown, resource: contract.name, userId: user.id }, 'MCP resource read failed');
           throw new McpError(ErrorCode.InternalError, 'the resource could not be read; try again later');
         }
@@ -68,6 +71,7 @@ export function registerResources(server: McpServer, resources: CatalogueResourc
 }
 
 function resourceError(failure: ActorFailure): McpError {
-  const code = failure.code === 'not_found' ? RESOURCE_NOT_FOUND : failure.code === 'bad_request' ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest;
+  const code =
+    failure.code === 'not_found' ? RESOURCE_NOT_FOUND : failure.code === 'bad_request' ? ErrorCode.InvalidParams : OUTAGE_CODES.has(failure.code) ? ErrorCode.InternalError : ErrorCode.InvalidRequest;
   return new McpError(code, failureText(failure), { code: failure.code, details: failure.details });
 }

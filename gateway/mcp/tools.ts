@@ -9,6 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { RuntimeError, type ActorClient } from '../../actors/runtime/client.js';
 import { RequestError, type AnyKind, type Logger, type ToolContract } from '../../actors/runtime/contract.js';
+import { dependencyOutageOf } from '../dependency-outage.js';
 import { ApiError } from '../error-response.js';
 import { callActor, type ActorCallDeps, type ActorFailure, type McpUser } from '../actor-call.js';
 import { progressReporter } from './progress.js';
@@ -95,6 +96,8 @@ export function registerTools(server: McpServer, tools: CatalogueTool[], deps: T
           if (thrown instanceof RuntimeError) return failureResult({ code: thrown.code, message: thrown.message, details: {} });
           if (thrown instanceof ApiError && thrown.status < 500) return failureResult(thrown);
           if (thrown instanceof RequestError) return failureResult({ code: thrown.code, message: thrown.message, details: thrown.details ?? {} });
+          const outage = dependencyOutageOf(thrown);
+          if (outage) return failureResult(outage);
           deps.logger.error({ err: thrown, tool: contract.name, userId: user.id }, 'MCP tool call failed');
           return failureResult({ code: 'internal_error', message: 'the tool failed unexpectedly; try again later', details: {} });
         }

@@ -35,7 +35,7 @@ const ERROR_RESPONSES = {
   415: ['UnsupportedMediaType', 'Bodies are JSON (`Content-Type: application/json`).'],
   422: ['TurnFailed', 'The actor could not carry the message out (`turn_failed`, `request_failed`).'],
   429: ['RateLimited', 'A per-user limit: `rate_limited` or `too_many_concurrent`; `Retry-After` says when to retry.'],
-  503: ['Unavailable', 'A dependency or data set is not ready (`unavailable`).'],
+  503: ['Unavailable', 'A dependency is not reachable or a data set is not ready: `broker_unavailable` (Redis), `store_unavailable` (MongoDB), `unavailable`; retry after `Retry-After` seconds, with the same Idempotency-Key.'],
   504: ['Timeout', 'No reply in time (`reply_timeout`, `turn_timeout`); a message keeps running: follow `details.replies`.'],
 } as const satisfies Record<number, readonly [string, string]>;
 
