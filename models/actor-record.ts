@@ -3,6 +3,7 @@
  * the outbox of its last committed turn.
  */
 import { Schema, type Connection, type Model } from 'mongoose';
+import { modelOn } from './model-on.js';
 
 export interface StoredEvent {
   e: string;
@@ -52,7 +53,7 @@ const schema = new Schema<ActorRecord>(
 schema.index({ kind: 1, ownerId: 1 });
 
 export function actorRecords(connection: Connection): Model<ActorRecord> {
-  return (connection.models.ActorRecord as Model<ActorRecord> | undefined) ?? connection.model<ActorRecord>('ActorRecord', schema);
+  return modelOn<ActorRecord>(connection, 'ActorRecord', schema);
 }
 
 /**

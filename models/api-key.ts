@@ -8,6 +8,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
+import { modelOn } from './model-on.js';
 
 export interface ApiKeyRecord {
   _id: Types.ObjectId;
@@ -67,5 +68,5 @@ export async function createApiKey(
 }
 
 export function apiKeyRecords(connection: Connection): Model<ApiKeyRecord> {
-  return (connection.models.ApiKey as Model<ApiKeyRecord> | undefined) ?? connection.model<ApiKeyRecord>('ApiKey', schema);
+  return modelOn<ApiKeyRecord>(connection, 'ApiKey', schema);
 }

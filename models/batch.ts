@@ -1,5 +1,6 @@
 /** Batch jobs: many messages enqueued together, with progress counted once per message. */
 import { Schema, type Connection, type Model } from 'mongoose';
+import { modelOn } from './model-on.js';
 
 export interface BatchRecord {
   _id: string;
@@ -54,7 +55,7 @@ itemSchema.index({ batchId: 1, messageId: 1 }, { unique: true });
 
 export function batchModels(connection: Connection): { batches: Model<BatchRecord>; items: Model<BatchItemRecord> } {
   return {
-    batches: (connection.models.Batch as Model<BatchRecord> | undefined) ?? connection.model<BatchRecord>('Batch', batchSchema),
-    items: (connection.models.BatchItem as Model<BatchItemRecord> | undefined) ?? connection.model<BatchItemRecord>('BatchItem', itemSchema),
+    batches: modelOn<BatchRecord>(connection, 'Batch', batchSchema),
+    items: modelOn<BatchItemRecord>(connection, 'BatchItem', itemSchema),
   };
 }

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
+import { modelOn } from './model-on.js';
 
 export interface DeploymentRecord {
   /** Always DEPLOYMENT_DOCUMENT_ID: one document per database. */
@@ -25,7 +26,7 @@ const schema = new Schema<DeploymentRecord>(
 );
 
 export function deploymentRecords(connection: Connection): Model<DeploymentRecord> {
-  return (connection.models.Deployment as Model<DeploymentRecord> | undefined) ?? connection.model<DeploymentRecord>('Deployment', schema);
+  return modelOn<DeploymentRecord>(connection, 'Deployment', schema);
 }
 
 /** This database's deployment id, created on first use. Processes starting at once agree on one id: the upsert only inserts if none exists. */

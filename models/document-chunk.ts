@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
+import { modelOn } from './model-on.js';
 
 export interface DocumentChunkRecord {
   /** `${documentId}#${index}`. */
@@ -84,12 +85,8 @@ export function documentChunkModels(connection: Connection): {
   catalogues: Model<DocumentCatalogueRecord>;
 } {
   return {
-    chunks:
-      (connection.models.DocumentChunk as Model<DocumentChunkRecord> | undefined) ??
-      connection.model<DocumentChunkRecord>('DocumentChunk', chunkSchema),
-    catalogues:
-      (connection.models.DocumentCatalogue as Model<DocumentCatalogueRecord> | undefined) ??
-      connection.model<DocumentCatalogueRecord>('DocumentCatalogue', catalogueSchema),
+    chunks: modelOn<DocumentChunkRecord>(connection, 'DocumentChunk', chunkSchema),
+    catalogues: modelOn<DocumentCatalogueRecord>(connection, 'DocumentCatalogue', catalogueSchema),
   };
 }
 

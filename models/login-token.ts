@@ -5,6 +5,7 @@
  * because the TTL monitor only sweeps periodically.
  */
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
+import { modelOn } from './model-on.js';
 
 export interface LoginTokenRecord {
   /** Hex sha256 of the token. */
@@ -26,5 +27,5 @@ const schema = new Schema<LoginTokenRecord>(
 schema.index({ expiresAt: 1 }, { expireAfterSeconds: 0 });
 
 export function loginTokenRecords(connection: Connection): Model<LoginTokenRecord> {
-  return (connection.models.LoginToken as Model<LoginTokenRecord> | undefined) ?? connection.model<LoginTokenRecord>('LoginToken', schema);
+  return modelOn<LoginTokenRecord>(connection, 'LoginToken', schema);
 }

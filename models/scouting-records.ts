@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
+import { modelOn } from './model-on.js';
 
 export interface PlayerRecord {
   _id: string;
@@ -74,8 +75,8 @@ const reportSchema = new Schema<ScoutingReportRecord>(
 
 export function scoutingModels(connection: Connection): { players: Model<PlayerRecord>; reports: Model<ScoutingReportRecord> } {
   return {
-    players: (connection.models.Player as Model<PlayerRecord> | undefined) ?? connection.model<PlayerRecord>('Player', playerSchema),
-    reports: (connection.models.ScoutingReport as Model<ScoutingReportRecord> | undefined) ?? connection.model<ScoutingReportRecord>('ScoutingReport', reportSchema),
+    players: modelOn<PlayerRecord>(connection, 'Player', playerSchema),
+    reports: modelOn<ScoutingReportRecord>(connection, 'ScoutingReport', reportSchema),
   };
 }
 

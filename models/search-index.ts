@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Schema, type Connection, type Model } from 'mongoose';
+import { modelOn } from './model-on.js';
 
 /** A document the saved index covers, at the revision it was indexed, and how many chunks it had. */
 export interface CoveredDocument {
@@ -90,12 +91,8 @@ export function searchIndexModels(connection: Connection): {
   parts: Model<SearchIndexPartRecord>;
 } {
   return {
-    snapshots:
-      (connection.models.SearchIndexSnapshot as Model<SearchIndexSnapshotRecord> | undefined) ??
-      connection.model<SearchIndexSnapshotRecord>('SearchIndexSnapshot', snapshotSchema),
-    parts:
-      (connection.models.SearchIndexPart as Model<SearchIndexPartRecord> | undefined) ??
-      connection.model<SearchIndexPartRecord>('SearchIndexPart', partSchema),
+    snapshots: modelOn<SearchIndexSnapshotRecord>(connection, 'SearchIndexSnapshot', snapshotSchema),
+    parts: modelOn<SearchIndexPartRecord>(connection, 'SearchIndexPart', partSchema),
   };
 }
 

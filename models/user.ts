@@ -1,5 +1,6 @@
 /** A troupe user: the owner of actors (`ownerId` = the user's id) and of API keys. */
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
+import { modelOn } from './model-on.js';
 
 /** What a user may do beyond using their own actors; `admin` opens the queue dashboard (/admin/queues). */
 export const USER_ROLES = ['admin'] as const;
@@ -28,5 +29,5 @@ const schema = new Schema<UserRecord>(
 schema.index({ name: 1 }, { unique: true });
 
 export function userRecords(connection: Connection): Model<UserRecord> {
-  return (connection.models.User as Model<UserRecord> | undefined) ?? connection.model<UserRecord>('User', schema);
+  return modelOn<UserRecord>(connection, 'User', schema);
 }

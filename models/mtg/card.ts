@@ -1,5 +1,6 @@
 /** A Magic card as it appears in the MTG dataset's deck lists, with the facts the meta tools show. */
 import { Schema, type Connection, type Model } from 'mongoose';
+import { modelOn } from '../model-on.js';
 
 export interface MtgCard {
   /** The card's index in the dataset's cards.json (deck lists refer to cards by it). */
@@ -52,5 +53,5 @@ schema.index({ name: 1 }, { unique: true });
 schema.index({ lookup_keys: 1 });
 
 export function mtgCards(connection: Connection): Model<MtgCard> {
-  return (connection.models.MtgCard as Model<MtgCard> | undefined) ?? connection.model<MtgCard>('MtgCard', schema);
+  return modelOn<MtgCard>(connection, 'MtgCard', schema);
 }

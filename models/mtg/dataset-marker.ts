@@ -3,6 +3,7 @@
  * half-way (a crash, Ctrl-C) leaves data without a marker, and the next seed knows to start over.
  */
 import { Schema, type Connection, type Model } from 'mongoose';
+import { modelOn } from '../model-on.js';
 
 export interface DatasetMarker {
   /** The dataset's name, e.g. "mtg". */
@@ -31,5 +32,5 @@ const schema = new Schema<DatasetMarker>(
 );
 
 export function datasetMarkers(connection: Connection): Model<DatasetMarker> {
-  return (connection.models.DatasetMarker as Model<DatasetMarker> | undefined) ?? connection.model<DatasetMarker>('DatasetMarker', schema);
+  return modelOn<DatasetMarker>(connection, 'DatasetMarker', schema);
 }

@@ -1,5 +1,6 @@
 /** One player's deck at one tournament of the MTG dataset, with its archetype and record. */
 import { Schema, type Connection, type Model } from 'mongoose';
+import { modelOn } from '../model-on.js';
 
 export interface MtgDeckCard {
   /** The card's name as in `mtg_cards.name`. */
@@ -66,5 +67,5 @@ schema.index({ format: 1, date: 1 });
 schema.index({ format: 1, archetype_name: 1, date: 1 });
 
 export function mtgDecklists(connection: Connection): Model<MtgDecklist> {
-  return (connection.models.MtgDecklist as Model<MtgDecklist> | undefined) ?? connection.model<MtgDecklist>('MtgDecklist', schema);
+  return modelOn<MtgDecklist>(connection, 'MtgDecklist', schema);
 }

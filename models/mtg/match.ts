@@ -1,5 +1,6 @@
 /** One match between two decks (or a deck and a player without a list) in the MTG dataset. */
 import { Schema, type Connection, type Model } from 'mongoose';
+import { modelOn } from '../model-on.js';
 
 export interface MtgMatch {
   /** The dataset's match id. */
@@ -53,5 +54,5 @@ schema.index({ deck1_id: 1 });
 schema.index({ deck2_id: 1 });
 
 export function mtgMatches(connection: Connection): Model<MtgMatch> {
-  return (connection.models.MtgMatch as Model<MtgMatch> | undefined) ?? connection.model<MtgMatch>('MtgMatch', schema);
+  return modelOn<MtgMatch>(connection, 'MtgMatch', schema);
 }

@@ -1,5 +1,6 @@
 /** One tournament of the MTG dataset (an MTGO challenge, a melee.gg or CardsRealm event, ...). */
 import { Schema, type Connection, type Model } from 'mongoose';
+import { modelOn } from '../model-on.js';
 
 export interface MtgTournament {
   /** The dataset's tournament id. */
@@ -47,5 +48,5 @@ const schema = new Schema<MtgTournament>(
 schema.index({ format: 1, date: 1 });
 
 export function mtgTournaments(connection: Connection): Model<MtgTournament> {
-  return (connection.models.MtgTournament as Model<MtgTournament> | undefined) ?? connection.model<MtgTournament>('MtgTournament', schema);
+  return modelOn<MtgTournament>(connection, 'MtgTournament', schema);
 }
