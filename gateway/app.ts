@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
 import Koa from 'koa';
-import type { Logger } from '../scripts/logger.js';
+import type { Logger } from '../logging/logger.js';
 import { requireApiKey, type ApiKeyVerifier } from './auth.js';
 import { corsPolicy, type CorsOrigins } from './cors.js';
 import { bareErrorStatusResponse, errorResponse } from './error-response.js';

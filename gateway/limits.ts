@@ -20,7 +20,7 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AnyKind } from '../actors/runtime/contract.js';
 import type { Lease } from '../queues/envelope.js';
 import { DEFAULT_PREFIX } from '../queues/keys.js';
-import type { KindLimitOverrides, RateLimit } from '../scripts/kind-limits.js';
+import type { KindLimitOverrides, RateLimit } from './kind-limits.js';
 import { ApiError } from './error-response.js';
 
 export type { Lease } from '../queues/envelope.js';

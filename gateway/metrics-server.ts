@@ -3,7 +3,7 @@
  * METRICS_PORT). Same route, token rule and error bodies as the gateway's; every other path is 404.
  */
 import Koa from 'koa';
-import type { Logger } from '../scripts/logger.js';
+import type { Logger } from '../logging/logger.js';
 import { bareErrorStatusResponse, errorResponse } from './error-response.js';
 import { startHttpServer, type RunningHttpServer } from './http-server.js';
 import { createMetricsRouter, type TroupeMetrics } from './metrics.js';

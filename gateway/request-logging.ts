@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import type { Logger } from '../scripts/logger.js';
+import type { Logger } from '../logging/logger.js';
 import type { GatewayState } from './state.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;

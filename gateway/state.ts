@@ -1,4 +1,4 @@
-import type { Logger } from '../scripts/logger.js';
+import type { Logger } from '../logging/logger.js';
 import type { EventStreamObserver } from './sse.js';
 import type { AuthenticatedUser } from './users.js';
 

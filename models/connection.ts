@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import mongoose, { type Connection } from 'mongoose';
-import { maskUrlCredentials } from '../scripts/config.js';
-import type { Logger } from '../scripts/logger.js';
+import { maskUrlCredentials } from '../logging/mask-url-credentials.js';
+import type { Logger } from '../logging/logger.js';
 import { startEmbeddedMongo, type EmbeddedMongo } from './embedded/index.js';
 import { MongoUnavailableError } from './mongo-unavailable-error.js';
 

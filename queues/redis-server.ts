@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import type { Logger } from '../scripts/logger.js';
+import type { Logger } from '../logging/logger.js';
 import { RedisUnavailableError } from './redis-unavailable-error.js';
 
 export const REDIS_INSTALL_HINT =

@@ -4,7 +4,7 @@
  * requires `noeviction`), and a server without persistence loses every accepted message on restart.
  */
 import { ReplyError, type Redis } from 'ioredis';
-import type { Logger } from '../scripts/logger.js';
+import type { Logger } from '../logging/logger.js';
 import { RedisMisconfiguredError } from './redis-misconfigured-error.js';
 
 export interface RedisSettingsCheckOptions {

@@ -1,8 +1,8 @@
 import { createConnection } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
-import { maskUrlCredentials } from '../scripts/config.js';
-import type { Logger } from '../scripts/logger.js';
+import { maskUrlCredentials } from '../logging/mask-url-credentials.js';
+import type { Logger } from '../logging/logger.js';
 import { DEFAULT_LOCAL_REDIS_DIR, spawnRedisServer, type SpawnedRedisServer } from './redis-server.js';
 import { RedisUnavailableError } from './redis-unavailable-error.js';
 

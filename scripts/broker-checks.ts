@@ -9,8 +9,9 @@ import { bindRedisPrefix } from '../queues/deployment-binding.js';
 import type { RedisNames } from '../queues/keys.js';
 import type { RedisConnection } from '../queues/redis.js';
 import { checkRedisSettings } from '../queues/redis-settings.js';
-import { maskUrlCredentials, type Config } from './config.js';
-import type { Logger } from './logger.js';
+import { maskUrlCredentials } from '../logging/mask-url-credentials.js';
+import type { Config } from './config.js';
+import type { Logger } from '../logging/logger.js';
 
 /** Refuses a Redis that may evict keys (unless TROUPE_ALLOW_EVICTION); warns when it persists nothing. */
 export function checkRedisServer(redis: RedisConnection, config: Config, logger: Logger): Promise<void> {

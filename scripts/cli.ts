@@ -304,7 +304,7 @@ bench
   .action(
     exitWith(async () => {
       const config = loadConfig();
-      const [{ createLogger }, { runMongoBench }] = await Promise.all([import('./logger.js'), import('./bench/mongo.js')]);
+      const [{ createLogger }, { runMongoBench }] = await Promise.all([import('../logging/logger.js'), import('./bench/mongo.js')]);
       // stdout carries the JSON result only; logs go to stderr.
       const logger = createLogger({ ...config.log, fd: 2 });
       const result = await runMongoBench({ uri: config.mongo.uri, logger });
@@ -323,7 +323,7 @@ bench
   .action((options: { messages: number; warmup: number; concurrency: number; profile?: string }) =>
     exitWith(async () => {
       const config = loadConfig();
-      const [{ createLogger }, { runRuntimeBench }] = await Promise.all([import('./logger.js'), import('./bench/runtime.js')]);
+      const [{ createLogger }, { runRuntimeBench }] = await Promise.all([import('../logging/logger.js'), import('./bench/runtime.js')]);
       const logger = createLogger({ ...config.log, fd: 2 });
       const result = await runRuntimeBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, messages: options.messages, warmup: options.warmup, concurrency: options.concurrency, profileDir: options.profile });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -338,7 +338,7 @@ bench
   .action((options: { calls: number }) =>
     exitWith(async () => {
       const config = loadConfig();
-      const [{ createLogger }, { runMetaBench }] = await Promise.all([import('./logger.js'), import('./bench/meta.js')]);
+      const [{ createLogger }, { runMetaBench }] = await Promise.all([import('../logging/logger.js'), import('./bench/meta.js')]);
       const logger = createLogger({ ...config.log, fd: 2 });
       const result = await runMetaBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, calls: options.calls });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -353,7 +353,7 @@ bench
   .action((options: { turns: number }) =>
     exitWith(async () => {
       const config = loadConfig();
-      const [{ createLogger }, { runChatBench }] = await Promise.all([import('./logger.js'), import('./bench/chat.js')]);
+      const [{ createLogger }, { runChatBench }] = await Promise.all([import('../logging/logger.js'), import('./bench/chat.js')]);
       const logger = createLogger({ ...config.log, fd: 2 });
       const result = await runChatBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, turns: options.turns });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -370,7 +370,7 @@ bench
   .action((options: { documents: number; runs: number }) =>
     exitWith(async () => {
       const config = loadConfig();
-      const [{ createLogger }, { runScoutingBench }] = await Promise.all([import('./logger.js'), import('./bench/scouting.js')]);
+      const [{ createLogger }, { runScoutingBench }] = await Promise.all([import('../logging/logger.js'), import('./bench/scouting.js')]);
       const logger = createLogger({ ...config.log, fd: 2 });
       const result = await runScoutingBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, documents: options.documents, runs: options.runs });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -388,7 +388,7 @@ bench
   .action((options: { messages: number; inbound: number; wakeups: number }) =>
     exitWith(async () => {
       const config = loadConfig();
-      const [{ createLogger }, { runMailBench }] = await Promise.all([import('./logger.js'), import('./bench/mail.js')]);
+      const [{ createLogger }, { runMailBench }] = await Promise.all([import('../logging/logger.js'), import('./bench/mail.js')]);
       const logger = createLogger({ ...config.log, fd: 2 });
       const result = await runMailBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, ...options });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -417,7 +417,7 @@ bench
   .action((options: { games: number }) =>
     exitWith(async () => {
       const config = loadConfig();
-      const [{ createLogger }, { runGameBench }] = await Promise.all([import('./logger.js'), import('./bench/game.js')]);
+      const [{ createLogger }, { runGameBench }] = await Promise.all([import('../logging/logger.js'), import('./bench/game.js')]);
       const logger = createLogger({ ...config.log, fd: 2 });
       const result = await runGameBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, games: options.games });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -433,7 +433,7 @@ bench
   .action((options: { loads: number; clicks: number }) =>
     exitWith(async () => {
       const config = loadConfig();
-      const [{ createLogger }, { runWebBench }] = await Promise.all([import('./logger.js'), import('./bench/web.js')]);
+      const [{ createLogger }, { runWebBench }] = await Promise.all([import('../logging/logger.js'), import('./bench/web.js')]);
       const logger = createLogger({ ...config.log, fd: 2 });
       const result = await runWebBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, ...options });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -6,9 +6,10 @@
  */
 import { resolve } from 'node:path';
 import { connectMongo, MongoUnavailableError, type MongoConnection } from '../models/connection.js';
-import type { Config, LogLevel } from './config.js';
+import type { LogLevel } from '../logging/logger.js';
+import type { Config } from './config.js';
 import { readEmbeddedMongoAddress } from './embedded-mongo-address.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logging/logger.js';
 
 /** `example` is the command line shown with the URI to use, e.g. "troupe users list". */
 export async function connectForCommand(config: Config, logger: Logger, example: string): Promise<MongoConnection> {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { EMBEDDINGS_PROVIDERS } from '../actors/documents/embeddings.js';
 import { LLM_SECRET_VARIABLES, LLM_URL_VARIABLES, llmConfigFromEnv, llmEnvSchema } from '../actors/llm/config.js';
-import { kindLimitsVariable } from './kind-limits.js';
+import { kindLimitsVariable } from '../gateway/kind-limits.js';
+import { LOG_LEVELS, type LogLevel } from '../logging/logger.js';
+import { maskUrlCredentials } from '../logging/mask-url-credentials.js';
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const NODE_ENVS = ['development', 'production', 'test'] as const;
 
@@ -230,11 +230,6 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
     this.problems = problems;
   }
-}
-
-/** Masks `user:password@` in a URL-like string so it can be printed. */
-export function maskUrlCredentials(value: string): string {
-  return value.replace(/(\/\/)[^/@]*@/, '$1***@');
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

@@ -4,7 +4,7 @@ import { RedisNames } from '../queues/keys.js';
 import { connectRedis } from '../queues/redis.js';
 import { bindRedisToMongo, checkRedisServer } from './broker-checks.js';
 import type { Config } from './config.js';
-import { createLogger } from './logger.js';
+import { createLogger } from '../logging/logger.js';
 import { currentWebBuild } from './web-build.js';
 import { serveGateway } from './serve-gateway.js';
 import { ShutdownSequence } from './shutdown-sequence.js';

@@ -5,7 +5,7 @@
 import type { Connection } from 'mongoose';
 import { embeddedMongoInThisProcess, type EmbeddedMongo } from '../models/embedded/index.js';
 import { mtgModels, seedMtg, type SeedMtgOptions, type SeedMtgResult } from '../models/mtg/seed.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logging/logger.js';
 
 /** Documents per insert when the embedded server runs in this process (one journal sync each). */
 const IN_PROCESS_BATCH = 5000;

@@ -4,7 +4,7 @@
  * the MCP URL. Other keys come from `troupe users create NAME` / `troupe users key NAME`.
  */
 import type { UserDirectory } from '../gateway/users.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logging/logger.js';
 
 export interface LocalLoginOptions {
   users: Pick<UserDirectory, 'ensureLocalUser' | 'createLoginToken'>;

@@ -5,7 +5,7 @@
 import { UserDirectory } from '../gateway/users.js';
 import { connectOrReport, quieterLogLevel } from './command-mongo.js';
 import type { Config } from './config.js';
-import { createLogger } from './logger.js';
+import { createLogger } from '../logging/logger.js';
 
 export interface LoginLinkIo {
   stdout: Pick<NodeJS.WriteStream, 'write'>;

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { MongoUnavailableError } from '../models/mongo-unavailable-error.js';
 import { startEmbeddedMongo } from '../models/embedded/index.js';
 import type { Config } from './config.js';
-import { createLogger } from './logger.js';
+import { createLogger } from '../logging/logger.js';
 import { onShutdownSignal } from './shutdown-signal.js';
 
 export interface MongoCommandOptions {

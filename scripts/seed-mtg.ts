@@ -6,7 +6,7 @@ import { MTG_COLLECTIONS, type SeedMtgResult } from '../models/mtg/seed.js';
 import { connectOrReport, quieterLogLevel } from './command-mongo.js';
 import type { Config } from './config.js';
 import { seedMtgFast } from './load-mtg-dataset.js';
-import { createLogger } from './logger.js';
+import { createLogger } from '../logging/logger.js';
 import { count, progressBar, type ProgressOutput } from './progress-bar.js';
 
 export interface SeedCommandIo {

@@ -16,7 +16,7 @@ import { RedisNames } from '../queues/keys.js';
 import { agentResources } from './agent-resources.js';
 import { connectOrReport, quieterLogLevel } from './command-mongo.js';
 import type { Config } from './config.js';
-import { createLogger } from './logger.js';
+import { createLogger } from '../logging/logger.js';
 import { progressBar, type ProgressOutput } from './progress-bar.js';
 import { LOCAL_REDIS_URL } from './worker.js';
 

@@ -19,7 +19,7 @@ import { mongoReadinessCheck, redisReadinessCheck } from '../gateway/readiness.j
 import { UserDirectory } from '../gateway/users.js';
 import type { RedisNames } from '../queues/keys.js';
 import type { Config } from './config.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../logging/logger.js';
 
 export interface ServeGatewayDeps {
   config: Config;

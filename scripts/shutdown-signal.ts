@@ -1,4 +1,4 @@
-import type { Logger } from './logger.js';
+import type { Logger } from '../logging/logger.js';
 
 export interface ShutdownSignal {
   /** The first SIGINT/SIGTERM received, once there is one. */

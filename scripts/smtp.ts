@@ -9,7 +9,7 @@ import { startSmtpListener } from '../gateway/mail-inbound.js';
 import { connectMongo } from '../models/connection.js';
 import { RedisNames } from '../queues/keys.js';
 import type { Config } from './config.js';
-import { createLogger } from './logger.js';
+import { createLogger } from '../logging/logger.js';
 import { ShutdownSequence } from './shutdown-sequence.js';
 import { onShutdownSignal } from './shutdown-signal.js';
 import { LOCAL_REDIS_URL, sharedMongoUri } from './worker.js';

@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 import { writeEmbeddedMongoAddress } from './embedded-mongo-address.js';
 import { loadMtgDatasetOnStart } from './load-mtg-dataset.js';
 import { announceLocalLogin } from './local-login.js';
-import { createLogger } from './logger.js';
+import { createLogger } from '../logging/logger.js';
 import { ShutdownSequence } from './shutdown-sequence.js';
 import { onShutdownSignal } from './shutdown-signal.js';
 import { ensureWebBuild } from './web-build.js';

@@ -7,7 +7,7 @@ import { ApiError } from '../gateway/error-response.js';
 import { Role, UserDirectory, type UserSummary } from '../gateway/users.js';
 import type { Config } from './config.js';
 import { connectOrReport, quieterLogLevel } from './command-mongo.js';
-import { createLogger } from './logger.js';
+import { createLogger } from '../logging/logger.js';
 
 export type Output = Pick<NodeJS.WriteStream, 'write'>;
 

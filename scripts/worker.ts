@@ -7,7 +7,7 @@ import { MongoUnavailableError } from '../models/mongo-unavailable-error.js';
 import { TroupeMetrics } from '../gateway/metrics.js';
 import { startMetricsServer } from '../gateway/metrics-server.js';
 import type { Config } from './config.js';
-import { createLogger } from './logger.js';
+import { createLogger } from '../logging/logger.js';
 import { ShutdownSequence } from './shutdown-sequence.js';
 import { onShutdownSignal } from './shutdown-signal.js';
 import { agentResources } from './agent-resources.js';

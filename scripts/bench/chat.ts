@@ -12,7 +12,7 @@ import { Agent } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import type { ChildProcess } from 'node:child_process';
 import { postEventStream } from './event-stream-request.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logging/logger.js';
 import { benchPrefix, createBenchUser, deleteBenchKeys, freePort, percentile, troupe, waitUntilReady, type BenchProcess } from './troupe-processes.js';
 
 export interface ChatBenchOptions {

@@ -5,7 +5,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { GameView } from '../../actors/game/session.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logging/logger.js';
 import { percentile, startBenchTroupe } from './troupe-processes.js';
 
 export interface GameBenchOptions {

@@ -17,7 +17,7 @@ import { DEFAULT_MAIL_SETTINGS } from '../../actors/mail/settings.js';
 import { offlineNarrator } from '../../actors/llm/offline-narrator.js';
 import { UserDirectory } from '../../gateway/users.js';
 import { mailModels, type MessageRecord } from '../../models/mail.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logging/logger.js';
 import { freePort, latencySummary, startBenchTroupe } from './troupe-processes.js';
 
 export interface MailBenchOptions {

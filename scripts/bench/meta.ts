@@ -4,7 +4,7 @@
  * MongoDB (`troupe mongo`), one call in flight, parameters rotating over every format and several windows.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logging/logger.js';
 import { measureDeckParsing } from './deck-parsing.js';
 import { percentile, startBenchTroupe } from './troupe-processes.js';
 

@@ -17,7 +17,7 @@ import { windowBefore } from '../../actors/meta/time-window.js';
 import { startEmbeddedMongo } from '../../models/embedded/index.js';
 import { MTG_COLLECTIONS } from '../../models/mtg/seed.js';
 import { loadMtgDatasetOnStart } from '../load-mtg-dataset.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logging/logger.js';
 
 export interface RestartBenchResult {
   runs: number;

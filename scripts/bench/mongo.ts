@@ -1,7 +1,7 @@
 import { MongoClient, type Collection, type ObjectId } from 'mongodb';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
-import { maskUrlCredentials } from '../config.js';
-import type { Logger } from '../logger.js';
+import { maskUrlCredentials } from '../../logging/mask-url-credentials.js';
+import type { Logger } from '../../logging/logger.js';
 import { runRestartBench, type RestartBenchResult } from './mongo-restart.js';
 
 export interface MongoBenchOptions {

@@ -9,7 +9,7 @@ import { Agent } from 'node:http';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { postEventStream } from './event-stream-request.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logging/logger.js';
 import { createBenchUser, freePort, percentile, troupe, waitUntilReady } from './troupe-processes.js';
 import { CpuMeter, localRedisPid } from './process-cpu.js';
 

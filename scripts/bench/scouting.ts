@@ -19,7 +19,7 @@ import { buildQueries } from '../../actors/scouting/queries.js';
 import type { Sport } from '../../actors/scouting/schemas.js';
 import { UserDirectory } from '../../gateway/users.js';
 import { scoutingCorpus, type CorpusDocument } from '../../models/scouting-corpus.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logging/logger.js';
 import { postEventStream } from './event-stream-request.js';
 import { latencySummary, percentile, startBenchTroupe } from './troupe-processes.js';
 

@@ -8,7 +8,7 @@
  *   feed, over whole games against a bot.
  */
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logging/logger.js';
 import { ensureWebBuild, readWebManifest, type WebBuildManifest } from '../web-build.js';
 import { latencySummary, startBenchTroupe } from './troupe-processes.js';
 

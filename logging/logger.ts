@@ -1,6 +1,8 @@
 import { pino, type Logger as PinoLogger } from 'pino';
 import pinoPretty from 'pino-pretty';
-import type { LogLevel } from './config.js';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export type Logger = PinoLogger;
 
