@@ -7,9 +7,8 @@
 import Router from '@koa/router';
 import busboy from 'busboy';
 import type { Context } from 'koa';
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import type { AddressObject, ParsedMail } from 'mailparser';
 import type { Connection } from 'mongoose';
-import { SMTPServer } from 'smtp-server';
 import { z } from 'zod';
 import type { DeliverPayload } from '../actors/mail/contract.js';
 import { INBOX_KIND } from '../actors/mail/contract.js';
@@ -72,6 +71,8 @@ export interface SmtpListener {
 
 /** The SMTP listener: accepts mail for known inboxes only (550 otherwise), up to 25 MB a message. */
 export async function startSmtpListener(deps: MailInboundDeps, options: { host: string; port: number }): Promise<SmtpListener> {
+  // Imported only when SMTP_LISTEN asks for a listener.
+  const [{ SMTPServer }, { simpleParser }] = await Promise.all([import('smtp-server'), import('mailparser')]);
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],

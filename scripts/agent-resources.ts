@@ -11,14 +11,18 @@ import type { Config } from './config.js';
  * the MCP server agents call tools on, the embeddings provider and the scouting gate timeout. `gatewayUrl` says where this process's own gateway listens
  * (`troupe start`), known only once it does; a worker alone uses GATEWAY_URL.
  */
-export function agentResources(config: Config, mongo: Connection, gatewayUrl: () => string | undefined = () => config.agents.gatewayUrl): Pick<WorkerOptions, 'narrator' | 'chatModel' | 'mcp' | 'embedder' | 'gateTimeoutMs' | 'mail'> {
+export async function agentResources(
+  config: Config,
+  mongo: Connection,
+  gatewayUrl: () => string | undefined = () => config.agents.gatewayUrl,
+): Promise<Pick<WorkerOptions, 'narrator' | 'chatModel' | 'mcp' | 'embedder' | 'gateTimeoutMs' | 'mail'>> {
   const { mcpUrl, mcpHeader } = config.agents;
   return {
     embedder: config.scouting.embeddings ? embedderFor(config.scouting.embeddings) : null,
     gateTimeoutMs: config.scouting.gateTimeoutMs,
     mail: config.mail.settings,
-    narrator: createNarrator(config.llm),
-    chatModel: createChatModel(config.llm),
+    narrator: await createNarrator(config.llm),
+    chatModel: await createChatModel(config.llm),
     mcp: mcpEndpoint(mongo, mcpUrl ? { own: false, url: mcpUrl, header: mcpHeader } : { own: true, gatewayUrl }),
   };
 }

@@ -51,7 +51,7 @@ export async function runSeedScouting(config: Config, { user: userName = 'local'
     });
     if (!live[documentKind.kind] || !live[searchIndexKind.kind]) {
       io.stderr.write('No troupe worker serves documents: ingesting in this process.\n');
-      workers = await startWorkers({ redisUrl, mongo: mongo.connection, kinds, ...agentResources(config, mongo.connection), logger: logger.child({ component: 'worker' }), names });
+      workers = await startWorkers({ redisUrl, mongo: mongo.connection, kinds, ...(await agentResources(config, mongo.connection)), logger: logger.child({ component: 'worker' }), names });
     }
     const corpus = scoutingCorpus();
     const messages = corpus.map((d) => ingestMessage(user.id, d));

@@ -52,7 +52,7 @@ export async function runStart(config: Config, kinds: AnyKind[]): Promise<number
 
     // Agents call this process's own gateway, whose URL is known once it listens (PORT may be 0).
     const ownGateway: { url?: string } = {};
-    const agents = agentResources(config, mongo.connection, () => ownGateway.url);
+    const agents = await agentResources(config, mongo.connection, () => ownGateway.url);
     // One registry: the gateway's /metrics also serves what the workers in this process record.
     const metrics = new TroupeMetrics();
     const workers = await startWorkers({ redisUrl: redis.url, mongo: mongo.connection, kinds, ...agents, logger: logger.child({ component: 'worker' }), names, observer: metrics });

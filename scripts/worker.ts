@@ -50,7 +50,7 @@ export async function runWorker(config: Config, kinds: AnyKind[]): Promise<numbe
       redisUrl,
       mongo: mongo.connection,
       kinds,
-      ...agentResources(config, mongo.connection),
+      ...(await agentResources(config, mongo.connection)),
       logger: logger.child({ component: 'worker' }),
       names,
       observer: endpoint?.metrics,

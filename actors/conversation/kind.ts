@@ -7,7 +7,7 @@ import { actorStates } from '../../models/actor-record.js';
 import { MetaQueries } from '../meta/meta-queries.js';
 import { RequestError, type ActorKind, type ServiceKind, type TurnContext } from '../runtime/contract.js';
 import { cancels, CONVERSATION_KIND, CONVERSATION_LIST_KIND, http, listMessages, messages, reads, tools, type ChatPayload } from './contract.js';
-import { coachGraph, turnStart, type CoachDeps, type CoachEvent, type CoachStateType } from './graph.js';
+import type { CoachDeps, CoachEvent, CoachStateType } from './graph.js';
 import { looksLikeDeck } from './intent.js';
 import { McpUnavailable, reasonOf, toolsFor, type ConnectedTools } from './mcp-tools.js';
 import { welcomeText } from './prompts.js';
@@ -102,6 +102,8 @@ async function chat(state: ConversationState, payload: ChatPayload, messageId: s
   const input = { message: payload.message, messageId, deckGiven, formats, at: new Date().toISOString() };
   let end: CoachStateType | undefined;
   const toolCalls: Array<{ tool: string; status: string; summary: string }> = [];
+  // The graph (LangGraph and LangChain's core, some 500 modules) loads on the first coach turn, not at start.
+  const { coachGraph, turnStart } = await import('./graph.js');
   try {
     const stream = await coachGraph.stream(turnStart(conversation, input, ctx.resources.chatModel), {
       streamMode: ['custom', 'values'],

@@ -6,7 +6,7 @@
  * valid. A failure to connect is `McpUnavailable`, with the reason.
  */
 import type { DynamicStructuredTool } from '@langchain/core/tools';
-import { MultiServerMCPClient } from '@langchain/mcp-adapters';
+import type { MultiServerMCPClient } from '@langchain/mcp-adapters';
 import type { McpEndpoint } from '../runtime/contract.js';
 import type { ToolInfo } from './state.js';
 import { COACH_TOOL_NAMES } from './workflows.js';
@@ -45,6 +45,8 @@ export async function toolsFor(endpoint: McpEndpoint, userId: string): Promise<C
   const url = endpoint.url();
   if (!url) throw new McpUnavailable('no MCP server is configured for agents (set COACH_MCP_URL or GATEWAY_URL)');
   const headers = await endpoint.headersFor(userId);
+  // Imported on the first coach turn, not at start: the adapters bring LangChain's core with them.
+  const { MultiServerMCPClient } = await import('@langchain/mcp-adapters');
   const key = `${url}\n${JSON.stringify(headers)}`;
   let clients = held.get(endpoint);
   if (!clients) held.set(endpoint, (clients = new Map()));

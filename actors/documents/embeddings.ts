@@ -2,8 +2,6 @@
  * Semantic search's two halves: an embedding model behind a small interface (so tests and offline runs
  * can plug in their own), and the pure arithmetic that ranks by similarity and fuses rankings.
  */
-import { OllamaEmbeddings } from '@langchain/ollama';
-import { OpenAIEmbeddings } from '@langchain/openai';
 
 export interface Embedder {
   /** Which model made the vectors, e.g. `openai:text-embedding-3-small`; for logs and error messages. */
@@ -37,39 +35,42 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /** OpenAI-compatible servers (vLLM, llama.cpp, LM Studio) often need no key, but the OpenAI SDK wants one. */
 const NO_API_KEY = 'not-needed';
 
-/** Construction only: nothing touches the network until the first `embed`. */
+/**
+ * Construction only: nothing touches the network, and the provider's package is not even imported,
+ * until the first `embed` (an offline process never loads LangChain's providers).
+ */
 export function embedderFor(options: EmbedderOptions): Embedder {
   const model = options.model ?? DEFAULT_EMBEDDING_MODELS[options.provider];
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const name = `${options.provider}:${model}`;
   switch (options.provider) {
     case 'openai':
-      return langChainEmbedder(
-        name,
-        new OpenAIEmbeddings({
+      return langChainEmbedder(name, async () => {
+        const { OpenAIEmbeddings } = await import('@langchain/openai');
+        return new OpenAIEmbeddings({
           model,
           apiKey: options.apiKey,
           timeout: timeoutMs,
           maxRetries: EMBEDDING_MAX_RETRIES,
           ...(options.baseUrl === undefined ? {} : { configuration: { baseURL: options.baseUrl } }),
-        }),
-      );
+        });
+      });
     case 'openai-compatible':
       if (!options.baseUrl) throw new Error('embeddings: the openai-compatible provider needs a baseUrl');
-      return langChainEmbedder(
-        name,
-        new OpenAIEmbeddings({
+      return langChainEmbedder(name, async () => {
+        const { OpenAIEmbeddings } = await import('@langchain/openai');
+        return new OpenAIEmbeddings({
           model,
           apiKey: options.apiKey ?? NO_API_KEY,
           timeout: timeoutMs,
           maxRetries: EMBEDDING_MAX_RETRIES,
           configuration: { baseURL: options.baseUrl },
-        }),
-      );
+        });
+      });
     case 'ollama':
-      return langChainEmbedder(
-        name,
-        new OllamaEmbeddings({
+      return langChainEmbedder(name, async () => {
+        const { OllamaEmbeddings } = await import('@langchain/ollama');
+        return new OllamaEmbeddings({
           model,
           ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
           maxRetries: EMBEDDING_MAX_RETRIES,
@@ -77,17 +78,23 @@ export function embedderFor(options: EmbedderOptions): Embedder {
             const deadline = AbortSignal.timeout(timeoutMs);
             return fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline });
           },
-        }),
-      );
+        });
+      });
   }
 }
 
-function langChainEmbedder(name: string, model: { embedDocuments(texts: string[]): Promise<number[][]> }): Embedder {
+interface LangChainEmbeddings {
+  embedDocuments(texts: string[]): Promise<number[][]>;
+}
+
+function langChainEmbedder(name: string, build: () => Promise<LangChainEmbeddings>): Embedder {
+  let model: Promise<LangChainEmbeddings> | undefined;
   return {
     name,
     async embed(texts, signal) {
       if (texts.length === 0) return [];
-      const vectors = await untilAborted(model.embedDocuments(texts), signal);
+      model ??= build();
+      const vectors = await untilAborted((await model).embedDocuments(texts), signal);
       if (vectors.length !== texts.length) {
         throw new Error(`embeddings: ${name} returned ${vectors.length} vectors for ${texts.length} texts`);
       }

@@ -1,7 +1,4 @@
-import { ChatAnthropic } from '@langchain/anthropic';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { ChatOllama } from '@langchain/ollama';
-import { ChatOpenAI } from '@langchain/openai';
 import type { LlmConfig, ModelLlmConfig } from './config.js';
 
 /**
@@ -30,14 +27,17 @@ function fetchWithTimeout(timeoutMs: number): typeof fetch {
 /**
  * The chat model the configuration names, or `null` for `offline`. Construction only: nothing here
  * touches the network (clients connect on the first call). The same model serves agents and tools.
+ * Each provider's package is imported only when it is the one configured: together they are about
+ * 600 modules, which an offline process never needs to load.
  */
-export function createChatModel(config: ModelLlmConfig): BaseChatModel;
-export function createChatModel(config: LlmConfig): BaseChatModel | null;
-export function createChatModel(config: LlmConfig): BaseChatModel | null {
+export async function createChatModel(config: ModelLlmConfig): Promise<BaseChatModel>;
+export async function createChatModel(config: LlmConfig): Promise<BaseChatModel | null>;
+export async function createChatModel(config: LlmConfig): Promise<BaseChatModel | null> {
   switch (config.provider) {
     case 'offline':
       return null;
-    case 'openai':
+    case 'openai': {
+      const { ChatOpenAI } = await import('@langchain/openai');
       return new ChatOpenAI({
         model: config.model,
         apiKey: config.apiKey,
@@ -46,7 +46,9 @@ export function createChatModel(config: LlmConfig): BaseChatModel | null {
         maxRetries: LLM_MAX_RETRIES,
         ...(config.baseUrl === undefined ? {} : { configuration: { baseURL: config.baseUrl } }),
       });
-    case 'openai-compatible':
+    }
+    case 'openai-compatible': {
+      const { ChatOpenAI } = await import('@langchain/openai');
       return new ChatOpenAI({
         model: config.model,
         apiKey: config.apiKey ?? NO_API_KEY,
@@ -55,7 +57,9 @@ export function createChatModel(config: LlmConfig): BaseChatModel | null {
         maxRetries: LLM_MAX_RETRIES,
         configuration: { baseURL: config.baseUrl },
       });
-    case 'anthropic':
+    }
+    case 'anthropic': {
+      const { ChatAnthropic } = await import('@langchain/anthropic');
       return new ChatAnthropic({
         model: config.model,
         apiKey: config.apiKey,
@@ -63,7 +67,9 @@ export function createChatModel(config: LlmConfig): BaseChatModel | null {
         maxRetries: LLM_MAX_RETRIES,
         clientOptions: { timeout: config.timeoutMs },
       });
-    case 'ollama':
+    }
+    case 'ollama': {
+      const { ChatOllama } = await import('@langchain/ollama');
       return new ChatOllama({
         model: config.model,
         baseUrl: config.baseUrl,
@@ -71,5 +77,6 @@ export function createChatModel(config: LlmConfig): BaseChatModel | null {
         maxRetries: LLM_MAX_RETRIES,
         fetch: fetchWithTimeout(config.timeoutMs),
       });
+    }
   }
 }

@@ -2,7 +2,7 @@
  * Mail leaving troupe through SMTP (MAIL_TRANSPORT=smtp): nodemailer to SMTP_URL, with the message's
  * own Message-ID and reply headers. One transporter per URL, reused across turns.
  */
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 const transporters = new Map<string, Transporter>();
 
@@ -21,6 +21,8 @@ export interface OutgoingMail {
 
 /** Sends one message; resolves with the server's answer, rejects with its reason. */
 export async function sendBySmtp(smtpUrl: string, mail: OutgoingMail): Promise<string> {
+  // Imported on the first message sent by SMTP: the local transport (the default) never needs it.
+  const { default: nodemailer } = await import('nodemailer');
   let transporter = transporters.get(smtpUrl);
   if (!transporter) {
     transporter = nodemailer.createTransport(smtpUrl);

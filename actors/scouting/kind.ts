@@ -4,113 +4,24 @@
  * gate as long as it takes, across restarts. Events are the spec's: progress (with the trace points),
  * coverage_report, warning, plan_proposal, player_preview, clarification; then `run` (the run's view).
  */
-import { Command } from '@langchain/langgraph';
 import { actorStates } from '../../models/actor-record.js';
-import { savePlayerAndReport, scoutingModels } from '../../models/scouting-records.js';
-import { ownerIndexesFor } from '../documents/kind.js';
-import { Retriever } from '../documents/retriever.js';
+import { scoutingModels } from '../../models/scouting-records.js';
 import { RequestError, type ActorKind, type ServiceKind, type TurnContext } from '../runtime/contract.js';
-import { composeOffline } from './composition.js';
 import { batches, http, messages, reads, recordMessages, SCOUTING_KIND, SCOUTING_RECORDS_KIND, tools, type ResumePayload, type StartPayload } from './contract.js';
-import { extractOffline } from './extraction.js';
-import { PlayerNameNotFound, runGraph, runStart, type GateProposal, type RunEvent, type RunGraph, type RunStateType, type RunSteps } from './graph.js';
-import { composeWithModel, extractWithModel, ModelTimeout } from './model-steps.js';
 import { validatePlanEdit } from './plan.js';
-import { RunCheckpointer } from './run-checkpoint.js';
 import { LIMITS } from './schemas.js';
-import { initialRun, runSummary, runView, STATUS_OF_GATE, type ScoutingRunState } from './state.js';
+import type { RunStep } from './run-advance.js';
+import { initialRun, runSummary, runView, type ScoutingRunState } from './state.js';
 
 const LIST_LIMIT = 100;
 
-/** Search over the worker's shared in-memory indexes (they outlive the turn; the retriever need not). */
-const retrieverFor = (ctx: TurnContext) => new Retriever(ctx.resources.mongo, { embedder: ctx.resources.embedder, indexes: ownerIndexesFor(ctx.resources.mongo) });
-
-/** The outside world the graph's nodes use: this owner's documents, the model (or the offline policy), the save. */
-function stepsFor(state: ScoutingRunState, ctx: TurnContext, autoApprove: boolean): RunSteps {
-  const model = ctx.resources.chatModel;
-  return {
-    retrieve: (queries, signal) => retrieverFor(ctx).search(ctx.ownerId, queries, { signal }),
-    extract: async (chunks, player, signal) => (model ? extractWithModel(model, chunks, player, { signal }) : extractOffline(chunks, player)),
-    compose: async (input, signal) => (model ? composeWithModel(model, input, { signal }) : composeOffline(input)),
-    save: ({ player, draft, coverage, request }) => {
-      const { display_name, sport, ...rest } = player;
-      return savePlayerAndReport(ctx.resources.mongo, {
-        ownerId: ctx.ownerId,
-        runId: state.run_id,
-        request,
-        player: { display_name, sport, ...rest },
-        report: { report_text: draft.report_text, report_summary: draft.report_summary, coverage, source_doc_ids: draft.source_doc_ids },
-      });
-    },
-    autoApprove,
-    signal: ctx.signal,
-    trace: (point, metadata) => ctx.logger.info({ trace: point, run: state.run_id, ...metadata }, point),
-  };
-}
-
-/** The event a gate's proposal is shown as (spec section 4.2). */
-function gateEvent(proposal: GateProposal): [string, Record<string, unknown>] {
-  switch (proposal.gate) {
-    case 'clarification':
-      return ['clarification', { message: proposal.message, request: proposal.request }];
-    case 'plan_approval': {
-      const { gate: _gate, ...data } = proposal;
-      return ['plan_proposal', data];
-    }
-    case 'player_approval': {
-      const { gate: _gate, ...data } = proposal;
-      return ['player_preview', data];
-    }
-  }
-}
-
-/** Runs the graph from the run's checkpoint until it waits or ends, and the run state that results. */
-async function advance(state: ScoutingRunState, input: Parameters<RunGraph['stream']>[0], ctx: TurnContext): Promise<ScoutingRunState> {
-  const started = performance.now();
-  const checkpointer = new RunCheckpointer(state.run_id, state.checkpoint);
-  const graph = runGraph(checkpointer);
-  const config = { configurable: { thread_id: state.run_id, scouting: stepsFor(state, ctx, state.auto_approve) } };
-  let proposal: GateProposal | null = null;
-  try {
-    const stream = await graph.stream(input, { ...config, streamMode: ['custom', 'updates'], signal: ctx.signal, recursionLimit: 80 });
-    for await (const [mode, chunk] of stream as AsyncIterable<[string, unknown]>) {
-      if (mode === 'custom') {
-        const { event, data } = chunk as RunEvent;
-        ctx.emit(event, data);
-      } else {
-        const interrupts = (chunk as { __interrupt__?: Array<{ value: GateProposal }> }).__interrupt__;
-        if (interrupts?.length) proposal = interrupts[0]!.value;
-      }
-    }
-  } catch (error) {
-    if (ctx.signal.aborted) throw error;
-    if (error instanceof PlayerNameNotFound) throw new RequestError('bad_request', error.message);
-    if (error instanceof ModelTimeout) throw new RequestError('unavailable', error.message);
-    throw error;
-  }
-  const values = (await graph.getState(config)).values as RunStateType;
-  const at = new Date().toISOString();
-  const next: ScoutingRunState = {
-    ...state,
-    updated_at: at,
-    player_name: values.player_name,
-    sport: values.player_name ? values.sport : state.sport,
-    plan_steps: values.plan_steps,
-    query_hints: values.query_hints,
-    coverage: values.coverage,
-    warnings: values.warnings,
-    edit_loops: values.edit_loops,
-    work_ms: state.work_ms + (performance.now() - started),
-    turns: state.turns + 1,
-  };
-  if (proposal) {
-    const [event, data] = gateEvent(proposal);
-    ctx.emit(event, data);
-    if (ctx.resources.gateTimeoutMs !== null) ctx.schedule(ctx.resources.gateTimeoutMs, 'gate_timeout', { since: at });
-    return { ...next, status: STATUS_OF_GATE[proposal.gate], pending: { ...proposal, since: at }, checkpoint: checkpointer.latest() };
-  }
-  // Finished: the checkpoint is no longer needed; the response is the run's result.
-  return { ...next, status: 'completed', pending: null, response: values.response, checkpoint: null };
+/**
+ * The run graph (LangGraph, LangChain's core and the model steps: some 500 modules) is imported on a
+ * run's first turn, so a process that serves no scouting run never loads it.
+ */
+async function advanceRun(state: ScoutingRunState, step: RunStep, ctx: TurnContext): Promise<ScoutingRunState> {
+  const { advance } = await import('./run-advance.js');
+  return advance(state, step, ctx);
 }
 
 function finishTurn(next: ScoutingRunState, ctx: TurnContext): ScoutingRunState {
@@ -125,7 +36,7 @@ async function start(state: ScoutingRunState, payload: StartPayload, ctx: TurnCo
   const at = new Date().toISOString();
   ctx.emit('metadata', { run_id: state.run_id, request: payload.request });
   const begun: ScoutingRunState = { ...state, created_at: at, updated_at: at, request: payload.request, auto_approve: payload.auto_approve };
-  return finishTurn(await advance(begun, runStart(state.run_id, payload.request, payload.query_hints), ctx), ctx);
+  return finishTurn(await advanceRun(begun, { start: { request: payload.request, queryHints: payload.query_hints } }, ctx), ctx);
 }
 
 /** Checks a resume against the gate the run waits at; refusals change nothing. */
@@ -158,7 +69,7 @@ function resumeValue(state: ScoutingRunState, payload: ResumePayload): unknown {
 async function resume(state: ScoutingRunState, payload: ResumePayload, ctx: TurnContext): Promise<ScoutingRunState> {
   const value = resumeValue(state, payload);
   ctx.emit('metadata', { run_id: state.run_id, resumed: payload.type });
-  return finishTurn(await advance(state, new Command({ resume: value }), ctx), ctx);
+  return finishTurn(await advanceRun(state, { resume: value }, ctx), ctx);
 }
 
 function expire(state: ScoutingRunState, since: string, ctx: TurnContext): ScoutingRunState {

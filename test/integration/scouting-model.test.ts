@@ -73,7 +73,7 @@ describe('scouting runs with a language model (ChatOpenAI against a scripted Ope
       kinds,
       logger: silent,
       names,
-      chatModel: createChatModel({ provider: 'openai-compatible', baseUrl: model.url, apiKey: 'test', model: 'fake-model', temperature: 0, timeoutMs: 10_000 }),
+      chatModel: await createChatModel({ provider: 'openai-compatible', baseUrl: model.url, apiKey: 'test', model: 'fake-model', temperature: 0, timeoutMs: 10_000 }),
       gateTimeoutMs,
     });
   }

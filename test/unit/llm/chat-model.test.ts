@@ -21,12 +21,12 @@ describe('createChatModel', () => {
     globalThis.fetch = realFetch;
   });
 
-  it('returns null for offline', () => {
-    expect(createChatModel(loadConfig({}).llm)).to.equal(null);
+  it('returns null for offline', async () => {
+    expect(await createChatModel(loadConfig({}).llm)).to.equal(null);
   });
 
-  it('builds ChatOpenAI for openai', () => {
-    const model = createChatModel(
+  it('builds ChatOpenAI for openai', async () => {
+    const model = await createChatModel(
       loadConfig({ LLM_PROVIDER: 'openai', LARGE_LANGUAGE_MODEL: 'gpt-4o-mini', OPENAI_API_KEY: 'sk-test', LLM_TEMPERATURE: '0.3', LLM_TIMEOUT_MS: '5000' }).llm,
     );
     expect(model).to.be.instanceOf(ChatOpenAI);
@@ -38,8 +38,8 @@ describe('createChatModel', () => {
     expect(fetched).to.deep.equal([]);
   });
 
-  it('builds ChatOpenAI against OPENAI_BASE_URL for openai-compatible, keyless servers included', () => {
-    const model = createChatModel(
+  it('builds ChatOpenAI against OPENAI_BASE_URL for openai-compatible, keyless servers included', async () => {
+    const model = await createChatModel(
       loadConfig({ LLM_PROVIDER: 'openai-compatible', LARGE_LANGUAGE_MODEL: 'qwen2.5', OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1' }).llm,
     ) as ChatOpenAI;
     expect(model).to.be.instanceOf(ChatOpenAI);
@@ -49,8 +49,8 @@ describe('createChatModel', () => {
     expect(fetched).to.deep.equal([]);
   });
 
-  it('builds ChatAnthropic for anthropic', () => {
-    const model = createChatModel(
+  it('builds ChatAnthropic for anthropic', async () => {
+    const model = await createChatModel(
       loadConfig({ LLM_PROVIDER: 'anthropic', LARGE_LANGUAGE_MODEL: 'claude-sonnet-4-5', ANTHROPIC_API_KEY: 'sk-ant-test', LLM_TIMEOUT_MS: '7000' }).llm,
     );
     expect(model).to.be.instanceOf(ChatAnthropic);
@@ -60,8 +60,8 @@ describe('createChatModel', () => {
     expect(fetched).to.deep.equal([]);
   });
 
-  it('builds ChatOllama for ollama', () => {
-    const model = createChatModel(loadConfig({ LLM_PROVIDER: 'ollama', LARGE_LANGUAGE_MODEL: 'llama3.1' }).llm);
+  it('builds ChatOllama for ollama', async () => {
+    const model = await createChatModel(loadConfig({ LLM_PROVIDER: 'ollama', LARGE_LANGUAGE_MODEL: 'llama3.1' }).llm);
     expect(model).to.be.instanceOf(ChatOllama);
     const ollama = model as ChatOllama;
     expect(ollama.model).to.equal('llama3.1');
@@ -75,7 +75,7 @@ describe('createChatModel', () => {
       requestSignal = init?.signal ?? undefined;
       return new Promise((_resolve, reject) => requestSignal?.addEventListener('abort', () => reject(requestSignal!.reason)));
     };
-    const model = createChatModel(loadConfig({ LLM_PROVIDER: 'ollama', LARGE_LANGUAGE_MODEL: 'llama3.1', LLM_TIMEOUT_MS: '20' }).llm);
+    const model = await createChatModel(loadConfig({ LLM_PROVIDER: 'ollama', LARGE_LANGUAGE_MODEL: 'llama3.1', LLM_TIMEOUT_MS: '20' }).llm);
     let failure: unknown;
     await model!.invoke('hello').catch((error: unknown) => (failure = error));
     expect(failure).to.be.instanceOf(Error);

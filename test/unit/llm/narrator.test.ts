@@ -37,13 +37,13 @@ describe('offlineNarrator', () => {
 
 describe('createNarrator', () => {
   it('is offline without configuration', async () => {
-    const narrator = createNarrator(loadConfig({}).llm);
+    const narrator = await createNarrator(loadConfig({}).llm);
     expect(narrator).to.include({ provider: 'offline', model: null });
     expect((await narrator.narrate(request)).offline).to.equal(true);
   });
 
-  it('narrates with the configured model otherwise', () => {
-    const narrator = createNarrator(loadConfig({ LLM_PROVIDER: 'ollama', LARGE_LANGUAGE_MODEL: 'llama3.1' }).llm);
+  it('narrates with the configured model otherwise', async () => {
+    const narrator = await createNarrator(loadConfig({ LLM_PROVIDER: 'ollama', LARGE_LANGUAGE_MODEL: 'llama3.1' }).llm);
     expect(narrator).to.include({ provider: 'ollama', model: 'llama3.1' });
   });
 });
