@@ -5,7 +5,7 @@
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
-# --- build: every dependency, then tsc -> dist/ -----------------------------------------------
+# --- build: every dependency, then type check and bundle -> dist/server, dist/web -------------
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -27,8 +27,12 @@ ENV NODE_ENV=production \
 WORKDIR /app
 # Application files stay owned by root (read-only for the process); only .troupe/ is writable, for
 # `troupe start` without MONGODB_URI, whose embedded server journals to .troupe/mongo.
+# The image carries the bundle, not the TypeScript sources: bin/troupe.js runs the build in
+# dist/server/CURRENT as is.
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/models/data ./models/data
+COPY bin ./bin
 COPY package.json ./
 RUN mkdir -p .troupe && chown node:node .troupe
 USER node
@@ -37,5 +41,5 @@ EXPOSE 8080
 # fetch does the request. Worker containers serve no HTTP: override or disable this check for them.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-ENTRYPOINT ["node", "dist/scripts/cli.js"]
+ENTRYPOINT ["node", "bin/troupe.js"]
 CMD ["gateway"]

@@ -3,9 +3,11 @@
  * seed scouting`, the tests and the benchmark upload. `index.json` says which files belong to it.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
+import { MODELS_DATA_DIR } from './package-root.js';
 
-const CORPUS_DIR = new URL('./data/scouting/', import.meta.url);
+const CORPUS_DIR = join(MODELS_DATA_DIR, 'scouting');
 
 const CorpusIndex = z.object({
   documents: z.array(z.object({ name: z.string().min(1), content_type: z.string().min(1), sports: z.array(z.string()), players: z.array(z.string()) })).min(1),
@@ -20,6 +22,6 @@ export interface CorpusDocument {
 }
 
 export function scoutingCorpus(): CorpusDocument[] {
-  const index = CorpusIndex.parse(JSON.parse(readFileSync(new URL('index.json', CORPUS_DIR), 'utf8')));
-  return index.documents.map((d) => ({ name: d.name, contentType: d.content_type, sports: d.sports, players: d.players, bytes: readFileSync(new URL(d.name, CORPUS_DIR)) }));
+  const index = CorpusIndex.parse(JSON.parse(readFileSync(join(CORPUS_DIR, 'index.json'), 'utf8')));
+  return index.documents.map((d) => ({ name: d.name, contentType: d.content_type, sports: d.sports, players: d.players, bytes: readFileSync(join(CORPUS_DIR, d.name)) }));
 }

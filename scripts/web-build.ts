@@ -7,27 +7,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { basename, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { build } from 'esbuild';
+import { PACKAGE_ROOT } from '../models/package-root.js';
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
-/** The repository root (the folder with package.json), from source or from the compiled dist/. */
-function projectRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('web build: no package.json above ' + fileURLToPath(import.meta.url));
-    dir = parent;
-  }
-  return dir;
-}
-
-const ROOT = projectRoot();
+const ROOT = PACKAGE_ROOT;
 const WEB_SOURCE = join(ROOT, 'web');
 /** Where builds go; the gateway serves `<this>/<CURRENT>`. */
 export const WEB_DIST = join(ROOT, 'dist', 'web');
@@ -59,7 +48,7 @@ async function filesUnder(dir: string): Promise<string[]> {
  */
 export async function webSourceHash(): Promise<string> {
   const hash = createHash('sha256');
-  const inputs = [...(await filesUnder(join(WEB_SOURCE, 'src'))), join(WEB_SOURCE, 'index.html'), fileURLToPath(import.meta.url), join(ROOT, 'package-lock.json')];
+  const inputs = [...(await filesUnder(join(WEB_SOURCE, 'src'))), join(WEB_SOURCE, 'index.html'), join(ROOT, 'scripts', 'web-build.ts'), join(ROOT, 'package-lock.json')];
   for (const file of inputs) {
     hash.update(relative(ROOT, file)).update('\0').update(await readFile(file)).update('\0');
   }

@@ -5,11 +5,11 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { MODELS_DATA_DIR } from '../package-root.js';
 
-/** Where the dataset lives, next to this module's folder (also under dist/ after a build). */
-export const MTG_DATA_DIR = fileURLToPath(new URL('../data/mtg/', import.meta.url));
+/** Where the dataset lives: models/data/mtg. */
+export const MTG_DATA_DIR = join(MODELS_DATA_DIR, 'mtg');
 
 const FILES = ['meta', 'tournaments', 'decklists', 'matches', 'cards'] as const;
 type DatasetFile = (typeof FILES)[number];

@@ -9,9 +9,11 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { Agent } from 'node:http';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { ChildProcess } from 'node:child_process';
 import { postEventStream } from './event-stream-request.js';
+import { MTG_DATA_DIR } from '../../models/mtg/dataset-files.js';
 import type { Logger } from '../../logging/logger.js';
 import { benchPrefix, createBenchUser, deleteBenchKeys, freePort, percentile, troupe, waitUntilReady, type BenchProcess } from './troupe-processes.js';
 
@@ -61,7 +63,7 @@ interface Turn {
 
 /** A real Boros Energy list from the bundled data, as a player would paste it (MTGO export). */
 function borosEnergyDeck() {
-  const read = <T>(file: string): T => JSON.parse(gunzipSync(readFileSync(new URL(`../../models/data/mtg/${file}`, import.meta.url))).toString('utf8')) as T;
+  const read = <T>(file: string): T => JSON.parse(gunzipSync(readFileSync(join(MTG_DATA_DIR, file))).toString('utf8')) as T;
   type Entry = [number, number];
   const decks = read<Array<{ id: number; format: string; date: string; player: string; result: string; archetype: string; mainboard: Entry[]; sideboard: Entry[] }>>('decklists.json.gz');
   const cards = read<Array<{ index: number; name: string }>>('cards.json.gz');

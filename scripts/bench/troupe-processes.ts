@@ -6,12 +6,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Redis } from 'ioredis';
+import { PACKAGE_ROOT } from '../../models/package-root.js';
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const repoRoot = PACKAGE_ROOT;
 
 export interface BenchProcess {
   child: ChildProcess;

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
-import { access, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { access, cp, mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import packageJson from '../../package.json' with { type: 'json' };
 import { loadConfig } from '../../scripts/config.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -189,7 +189,7 @@ describe('deployment files (Dockerfile, docker-compose.yml)', function () {
     expect(nginx).to.match(/proxy_read_timeout \d+[hm];/);
   });
 
-  it('builds one non-root image whose entrypoint is the built CLI, gateway by default', async () => {
+  it('builds one non-root image whose entrypoint is the bundled CLI, gateway by default', async () => {
     expect(dockerfile).to.match(/^ARG NODE_IMAGE=node:20-/m);
     expect(dockerfile).to.match(/^RUN npm ci /m);
     expect(dockerfile).to.match(/^RUN npm run build$/m);
@@ -197,31 +197,38 @@ describe('deployment files (Dockerfile, docker-compose.yml)', function () {
     expect(dockerfile).to.match(/^USER node$/m);
     expect(dockerfile).to.match(/^HEALTHCHECK .*\n?.*\/healthz/m);
     expect(dockerfile).to.match(/^\s+HOST=0\.0\.0\.0 \\$/m);
-    expect(execForm(dockerfile, 'ENTRYPOINT')).to.deep.equal(['node', 'dist/scripts/cli.js']);
+    expect(execForm(dockerfile, 'ENTRYPOINT')).to.deep.equal(['node', 'bin/troupe.js']);
     expect(execForm(dockerfile, 'CMD')).to.deep.equal(['gateway']);
-
-    const build = JSON.parse(await readFile(join(repoRoot, 'tsconfig.build.json'), 'utf8'));
-    expect(build.compilerOptions.outDir).to.equal('dist');
-    expect(build.include).to.include('scripts');
+    for (const shipped of ['/app/dist ./dist', '/app/models/data ./models/data', 'bin ./bin', 'package.json ./']) expect(dockerfile).to.include(shipped);
 
     const ignored = (await readFile(join(repoRoot, '.dockerignore'), 'utf8')).split('\n');
     expect(ignored).to.include.members(['node_modules', 'dist', '.troupe', '.git']);
   });
 
-  it('the tsc build (npm run build) emits a CLI that runs from its output directory', async function () {
-    this.timeout(120_000);
-    // Same project file as `npm run build`, emitted under .troupe/ (git-ignored) instead of dist/.
+  it('the bundle runs without its sources, laid out as the image ships it', async function () {
+    this.timeout(60_000);
+    // bin/troupe.js builds dist/server when it is missing or stale; the image then copies only bin/,
+    // dist/, models/data, package.json and the production node_modules.
+    const current = await run(process.execPath, ['bin/troupe.js', '--version'], 30_000);
+    expect(current.code, current.stderr).to.equal(0);
     await mkdir(join(repoRoot, '.troupe'), { recursive: true });
-    const outDir = await mkdtemp(join(repoRoot, '.troupe', 'build-check-'));
+    const image = await mkdtemp(join(repoRoot, '.troupe', 'image-check-'));
     try {
-      const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-      const build = await run(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', outDir], 110_000);
-      expect(build.code, `tsc -p tsconfig.build.json failed:\n${build.stdout}${build.stderr}`).to.equal(0);
-      const help = await run(process.execPath, [join(outDir, 'scripts', 'cli.js'), '--help'], 10_000);
+      const pointer = JSON.parse(await readFile(join(repoRoot, 'dist', 'server', 'CURRENT'), 'utf8')) as { hash: string };
+      await cp(join(repoRoot, 'bin'), join(image, 'bin'), { recursive: true });
+      await cp(join(repoRoot, 'dist', 'server', pointer.hash), join(image, 'dist', 'server', pointer.hash), { recursive: true });
+      await cp(join(repoRoot, 'dist', 'server', 'CURRENT'), join(image, 'dist', 'server', 'CURRENT'));
+      await cp(join(repoRoot, 'package.json'), join(image, 'package.json'));
+      await symlink(join(repoRoot, 'node_modules'), join(image, 'node_modules'));
+      const help = await run(process.execPath, [join(image, 'bin', 'troupe.js'), '--help'], 20_000);
       expect(help.code, help.stderr).to.equal(0);
       expect(help.stdout).to.match(/^Usage: troupe /);
+      const version = await run(process.execPath, [join(image, 'bin', 'troupe.js'), '--version'], 20_000);
+      expect(version.stdout.trim()).to.equal(packageJson.version);
+      // It ran the shipped build: nothing was rebuilt beside it.
+      expect(await readdir(join(image, 'dist', 'server'))).to.have.members(['CURRENT', pointer.hash]);
     } finally {
-      await rm(outDir, { recursive: true, force: true });
+      await rm(image, { recursive: true, force: true });
     }
   });
 });
