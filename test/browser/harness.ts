@@ -85,7 +85,6 @@ export function useWebTroupe(): () => WebTroupe {
     const [mongoPort, port] = await Promise.all([freePort(), freePort()]);
     const env = troupeEnv({
       MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`,
-      MONGODB_DB: 'web_client',
       REDIS_PREFIX: redisPrefix,
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -167,7 +167,6 @@ describe('deck coach under faults: worker crash and cancel mid-turn (real proces
     base = `http://127.0.0.1:${port}`;
     env = troupeEnv({
       MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`,
-      MONGODB_DB: 'deck_coach_faults',
       REDIS_PREFIX: redisPrefix,
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',

@@ -164,7 +164,6 @@ describe('deck coach on a running troupe (HTTP, SSE and MCP, offline)', function
     const [mongoPort, port] = await Promise.all([freePort(), freePort()]);
     const env = troupeEnv({
       MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`,
-      MONGODB_DB: 'deck_coach',
       REDIS_PREFIX: redisPrefix,
       PORT: String(port),
       HOST: '127.0.0.1',

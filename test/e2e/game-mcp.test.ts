@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { pollUntil } from '../support/async.js';
 import { openSse, readEvents } from '../support/sse-client.js';
-import { runTroupe, spawnTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
+import { runTroupe, spawnTroupe, startSeededMongo, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
 import { freePort } from '../support/troupe-mongo-process.js';
 
 interface View {
@@ -54,10 +54,9 @@ describe('Dominion over MCP and HTTP on a running troupe', function () {
 
   before(async function () {
     const [mongoPort, port] = await Promise.all([freePort(), freePort()]);
-    const env = troupeEnv({ MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`, MONGODB_DB: 'games', REDIS_PREFIX: `test-game-${process.pid}-${Date.now().toString(36)}`, PORT: String(port), HOST: '127.0.0.1' });
-    const mongo = spawnTroupe(['mongo', '--port', String(mongoPort)], env);
-    processes.push(mongo);
-    await pollUntil(() => mongo.stdout().includes('listening'), { timeoutMs: 30_000, what: 'troupe mongo' });
+    const env = troupeEnv({ MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`, REDIS_PREFIX: `test-game-${process.pid}-${Date.now().toString(36)}`, PORT: String(port), HOST: '127.0.0.1' });
+    // The meta resources read the MTG dataset: a server over a seeded copy, not a load on every run.
+    await startSeededMongo(mongoPort, env, processes);
     for (const name of ['agent', 'bob', 'carol']) {
       const created = await runTroupe(['users', 'create', name], env, processes, 30_000);
       keys[name] = /trp_[A-Za-z0-9_-]+/.exec(created.stdout)?.[0] ?? '';

@@ -12,7 +12,7 @@ import { pollUntil } from '../support/async.js';
 import { deleteRedisPrefix } from '../support/redis-prefix.js';
 import { openSse, readEvents } from '../support/sse-client.js';
 import { freePort } from '../support/troupe-mongo-process.js';
-import { createUserKey, runTroupe, spawnTroupe, startTroupeMongo, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
+import { createUserKey, runTroupe, spawnTroupe, startSeededMongo, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
 
 /** The secret part of an API key: `trp_<12 hex prefix>_<secret>`; the prefix is a public identifier. */
 const secretOf = (key: string) => key.split('_').slice(2).join('_');
@@ -30,7 +30,6 @@ describe('no secret in the logs of a running troupe (LOG_LEVEL=debug)', function
     const [mongoPort, port] = await Promise.all([freePort(), freePort()]);
     const env = troupeEnv({
       MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`,
-      MONGODB_DB: 'log_secrets',
       REDIS_PREFIX: redisPrefix,
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -40,7 +39,7 @@ describe('no secret in the logs of a running troupe (LOG_LEVEL=debug)', function
       MAIL_WEBHOOK_SECRET: webhookSecret,
       LLM_PROVIDER: 'offline',
     });
-    await startTroupeMongo(mongoPort, env, processes);
+    await startSeededMongo(mongoPort, env, processes);
     const alice = await createUserKey('alice', env, processes);
     base = `http://127.0.0.1:${port}`;
     troupe = spawnTroupe(['start'], env);

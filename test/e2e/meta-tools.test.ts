@@ -67,7 +67,6 @@ describe('MTG meta tools over MCP on a running troupe', function () {
     const [mongoPort, port] = await Promise.all([freePort(), freePort()]);
     const env = troupeEnv({
       MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`,
-      MONGODB_DB: 'meta_tools',
       REDIS_PREFIX: `test-meta-${process.pid}-${Date.now().toString(36)}`,
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -12,7 +12,7 @@ import { pollUntil } from '../support/async.js';
 import { dashboardExpressions, familyOf, metricFamilies, promqlMetricNames } from '../support/metric-names.js';
 import { deleteRedisPrefix } from '../support/redis-prefix.js';
 import { openSse } from '../support/sse-client.js';
-import { createUserKey, spawnTroupe, startTroupeMongo, startWorkerAndGateway, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
+import { createUserKey, spawnTroupe, startSeededMongo, startWorkerAndGateway, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
 import { freePort } from '../support/troupe-mongo-process.js';
 
 const dashboardPath = fileURLToPath(new URL('../../deploy/grafana/troupe-dashboard.json', import.meta.url));
@@ -50,7 +50,6 @@ describe('metrics of a gateway and a worker process, and of troupe start', funct
     const [mongoPort, port, metricsPort, startPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
     const env = troupeEnv({
       MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`,
-      MONGODB_DB: 'metrics',
       REDIS_PREFIX: prefix,
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -60,12 +59,12 @@ describe('metrics of a gateway and a worker process, and of troupe start', funct
       // Two echo messages an hour: the third is refused by the rate limit.
       KIND_LIMITS: 'echo:rate=2/3600',
     });
-    await startTroupeMongo(mongoPort, env, spawned);
+    await startSeededMongo(mongoPort, env, spawned);
     key = await createUserKey('metrics', env, spawned);
     base = `http://127.0.0.1:${port}`;
     workerMetrics = `http://127.0.0.1:${metricsPort}/metrics`;
     startBase = `http://127.0.0.1:${startPort}`;
-    // `troupe start` beside them, on the same database (its first start loads the MTG dataset meanwhile).
+    // `troupe start` beside them, on the same database.
     const start = spawnTroupe(['start'], { ...env, REDIS_PREFIX: startPrefix, PORT: String(startPort), METRICS_PORT: '', KIND_LIMITS: '' });
     spawned.push(start);
     const startReady = pollUntil(

@@ -9,6 +9,7 @@ import { MongoClient } from 'mongodb';
 import { Redis } from 'ioredis';
 import { pollUntil, STARTUP_BOUND_MS, withDeadline } from '../support/async.js';
 import { deleteRedisPrefix } from '../support/redis-prefix.js';
+import { copySeededDbpath } from '../support/seeded-dbpath.js';
 import { EVICTING_UNPERSISTED_REDIS, startRedisServer, type RedisServerProcess } from '../support/redis-server-process.js';
 import { freePort, tempDir } from '../support/troupe-mongo-process.js';
 import { spawnTroupe, startTroupeMongo, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
@@ -79,6 +80,7 @@ describe('Redis start-up guards (processes)', function () {
     it('troupe start refuses with one line naming the policy and what to set', async () => {
       const dbpath = await tempDir('troupe-redis-guards');
       cleanups.push(dbpath.remove);
+      await copySeededDbpath(dbpath.dir);
       const start = spawnTroupe(['start'], troupeEnv({ REDIS_URL: redis.url, REDIS_PREFIX: redisPrefix, EMBEDDED_MONGO_DBPATH: dbpath.dir, PORT: '0', LOG_PRETTY: 'false' }));
       spawned.push(start);
       const line = await exitedWithOneLine(start);
@@ -92,6 +94,7 @@ describe('Redis start-up guards (processes)', function () {
     it('troupe start with TROUPE_ALLOW_EVICTION=1 comes up, warning about eviction and about persistence', async () => {
       const dbpath = await tempDir('troupe-redis-guards');
       cleanups.push(dbpath.remove);
+      await copySeededDbpath(dbpath.dir);
       const start = spawnTroupe(
         ['start'],
         troupeEnv({ REDIS_URL: redis.url, REDIS_PREFIX: redisPrefix, EMBEDDED_MONGO_DBPATH: dbpath.dir, PORT: '0', LOG_PRETTY: 'false', TROUPE_ALLOW_EVICTION: '1' }),

@@ -4,6 +4,7 @@ import { writeEmbeddedMongoAddress } from '../../scripts/embedded-mongo-address.
 import { pollUntil, STARTUP_BOUND_MS, withDeadline } from '../support/async.js';
 import { uniqueDbName } from '../support/mongo-target.js';
 import { deleteRedisPrefix } from '../support/redis-prefix.js';
+import { copySeededDbpath } from '../support/seeded-dbpath.js';
 import { freePort, tempDir } from '../support/troupe-mongo-process.js';
 import { runTroupe, spawnTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
 
@@ -163,6 +164,8 @@ describe('troupe users (CLI)', function () {
   it('troupe start prints a login URL whose token buys an API key once, the MCP URL, and the first key', async () => {
     const port = await freePort();
     const dbpath = await tempDir('troupe-start-login');
+    // Seeded with the MTG dataset, so the start spends no time loading it; still no user in it.
+    await copySeededDbpath(dbpath.dir);
     // A prefix of its own: the default one belongs to whichever troupe first ran on this Redis.
     const redisPrefix = `test-users-start-${process.pid}-${Date.now().toString(36)}`;
     try {
