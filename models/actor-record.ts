@@ -125,6 +125,14 @@ export class ActorStore {
     );
   }
 
+  /**
+   * Whether the record carries `epoch` and `appliedSeq`: the commit that wrote them is in MongoDB (a
+   * pair only that commit writes). Asked when a commit is refused after its answer may have been lost.
+   */
+  async holds(_id: string, epoch: number, appliedSeq: string): Promise<boolean> {
+    return (await this.model.collection.countDocuments({ _id, epoch, appliedSeq } as never, { limit: 1 })) === 1;
+  }
+
   /** The commits of `batch` that are in MongoDB: their record carries their epoch and their new appliedSeq. */
   private async appliedOf(batch: PendingCommit[]): Promise<Set<PendingCommit>> {
     const records = await this.model.collection.find({ _id: { $in: batch.map((c) => c._id) } } as never, { projection: { epoch: 1, appliedSeq: 1 } }).toArray();

@@ -40,6 +40,13 @@ export class RedisNames {
   outboxDone(ref: ActorRef) {
     return `${this.prefix}:outbox-done:${ref.kind}:${ref.id}`;
   }
+  /**
+   * Messages of an actor whose senders were told `store_unavailable` (hash: message id -> the notice's
+   * reply-stream entry), so each is told once and the notice is withdrawn when the message is applied.
+   */
+  outageNotices(ref: ActorRef) {
+    return `${this.prefix}:outage-notices:${ref.kind}:${ref.id}`;
+  }
   /** An actor's feed: what it publishes to everyone following it (e.g. a game's moves), after each commit. */
   feed(ref: ActorRef) {
     return `${this.prefix}:feed:${ref.kind}:${ref.id}`;
@@ -67,6 +74,17 @@ export class RedisNames {
   /** Live workers per kind (hash: worker id -> last seen ms). */
   workers(kind: string) {
     return `${this.prefix}:workers:${kind}`;
+  }
+  /**
+   * A worker process's liveness key: set with a short expiry and renewed off the main event loop, so
+   * it lapses only when the process is gone (or cut off from Redis). See actors/runtime/liveness.ts.
+   */
+  alive(workerId: string) {
+    return `${this.prefix}:alive:${workerId}`;
+  }
+  /** Worker processes that keep a liveness key (hash: worker id -> the BullMQ workers it runs, JSON). */
+  liveness() {
+    return `${this.prefix}:liveness`;
   }
   /** A user's concurrency leases for one kind (sorted set: lease id -> expiry). */
   leases(kind: string, userId: string) {

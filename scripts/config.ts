@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMBEDDINGS_PROVIDERS } from '../actors/documents/embeddings.js';
+import { DEFAULT_TAKEOVER_SETTINGS } from '../actors/runtime/liveness.js';
 import { LLM_SECRET_VARIABLES, LLM_URL_VARIABLES, llmConfigFromEnv, llmEnvSchema } from '../actors/llm/config.js';
 import { kindLimitsVariable } from '../gateway/kind-limits.js';
 import { LOG_LEVELS, type LogLevel } from '../logging/logger.js';
@@ -26,6 +27,16 @@ function positiveInteger() {
     .regex(/^\d{1,9}$/, { error: POSITIVE_INTEGER_FORM })
     .transform(Number)
     .pipe(z.number().int().min(1, { error: POSITIVE_INTEGER_FORM }));
+}
+
+/** Whole milliseconds within [min, max]. */
+function milliseconds(min: number, max: number) {
+  const form = `a whole number of milliseconds from ${min} to ${max}`;
+  return z
+    .string()
+    .regex(/^\d{1,9}$/, { error: form })
+    .transform(Number)
+    .pipe(z.number().int().min(min, { error: form }).max(max, { error: form }));
 }
 
 const BYTE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
@@ -68,6 +79,8 @@ function corsOrigins() {
   });
 }
 
+const STORE_OUTAGE_RETRY_FORM = 'a whole number of seconds from 1 to 3600';
+
 // MongoDB database names may not contain these characters (and must be short).
 const MONGODB_DB_NAME = /^[^/\\. "$*<>:|?]{1,63}$/;
 
@@ -104,6 +117,12 @@ export const configSchema = z
       .default('troupe'),
     EMBEDDED_MONGO_PORT: portNumber().default(0),
     EMBEDDED_MONGO_DBPATH: z.string().min(1, { error: 'a directory path' }).default('.troupe/mongo'),
+    STORE_OUTAGE_RETRY_SECONDS: z
+      .string()
+      .regex(/^\d{1,4}$/, { error: STORE_OUTAGE_RETRY_FORM })
+      .transform(Number)
+      .pipe(z.number().int().min(1, { error: STORE_OUTAGE_RETRY_FORM }).max(3600, { error: STORE_OUTAGE_RETRY_FORM }))
+      .default(30),
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     LOG_PRETTY: z
       .stringbool({ error: 'a boolean (true/false, 1/0, yes/no, on/off)' })
@@ -141,18 +160,48 @@ export const configSchema = z
     MAIL_SEND_PER_MINUTE: z.coerce.number({ error: 'a positive whole number' }).int().min(1).default(30),
     MAILGUN_SIGNING_KEY: z.string().trim().min(1).optional(),
     MAIL_WEBHOOK_SECRET: z.string().trim().min(16, { error: 'a secret of at least 16 characters' }).optional(),
+    LIVENESS_TTL_MS: milliseconds(300, 60_000).default(DEFAULT_TAKEOVER_SETTINGS.livenessTtlMs),
+    LIVENESS_RENEW_MS: milliseconds(50, 20_000).default(DEFAULT_TAKEOVER_SETTINGS.livenessRenewMs),
+    TAKEOVER_CHECK_MS: milliseconds(0, 60_000).default(DEFAULT_TAKEOVER_SETTINGS.checkMs),
     SCOUTING_GATE_TIMEOUT_SECONDS: z.coerce.number({ error: 'a whole number of seconds (0: wait forever)' }).int().min(0).default(0),
+    HTTP_HEADERS_TIMEOUT_SECONDS: positiveInteger().default(10),
+    HTTP_REQUEST_TIMEOUT_SECONDS: positiveInteger().default(120),
+    HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: positiveInteger().default(5),
+    SSE_SEND_BUFFER_CAP: byteSize().default(1024 ** 2),
     ...llmEnvSchema.shape,
+  })
+  .superRefine((env, ctx) => {
+    // Node refuses a server whose headers may take longer than the whole request.
+    if (env.HTTP_HEADERS_TIMEOUT_SECONDS > env.HTTP_REQUEST_TIMEOUT_SECONDS) {
+      ctx.addIssue({ code: 'custom', path: ['HTTP_HEADERS_TIMEOUT_SECONDS'], input: env.HTTP_HEADERS_TIMEOUT_SECONDS, message: `at most HTTP_REQUEST_TIMEOUT_SECONDS (${env.HTTP_REQUEST_TIMEOUT_SECONDS})` });
+    }
+  })
+  .superRefine((env, ctx) => {
+    // Three renewals per TTL: one late or lost renewal must not let a live worker's key lapse.
+    if (env.LIVENESS_RENEW_MS * 3 > env.LIVENESS_TTL_MS) {
+      ctx.addIssue({ code: 'custom', path: ['LIVENESS_RENEW_MS'], input: env.LIVENESS_RENEW_MS, message: `at most a third of LIVENESS_TTL_MS (${env.LIVENESS_TTL_MS})` });
+    }
   })
   .transform((env, ctx) => ({
     nodeEnv: env.NODE_ENV,
-    http: { host: env.HOST, port: env.PORT },
+    /** The HTTP timeouts cut off clients that trickle a request (slowloris) or idle on a keep-alive connection. */
+    http: {
+      host: env.HOST,
+      port: env.PORT,
+      headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+    },
+    /** SSE_SEND_BUFFER_CAP: what an SSE response may hold for a client that does not read before it is dropped. */
+    sse: { sendBufferCapBytes: env.SSE_SEND_BUFFER_CAP },
     /** localDataDir: where a redis-server troupe spawns keeps its AOF; allowEviction: warn instead of refusing a Redis that may evict keys. */
     redis: { url: env.REDIS_URL, prefix: env.REDIS_PREFIX, localDataDir: env.REDIS_DATA_DIR, allowEviction: env.TROUPE_ALLOW_EVICTION },
     mongo: {
       uri: env.MONGODB_URI,
       dbName: env.MONGODB_DB,
       embedded: { port: env.EMBEDDED_MONGO_PORT, dbpath: env.EMBEDDED_MONGO_DBPATH },
+      /** How long workers retry turns while MongoDB is out of reach before clients hear store_unavailable. */
+      outageRetryMs: env.STORE_OUTAGE_RETRY_SECONDS * 1000,
     },
     log: { level: env.LOG_LEVEL as LogLevel, pretty: env.LOG_PRETTY },
     gateway: {
@@ -163,6 +212,12 @@ export const configSchema = z
     },
     /** METRICS_PORT: `troupe worker` serves GET /metrics there (on HOST, with METRICS_TOKEN); null: no endpoint. */
     metrics: { port: env.METRICS_PORT ?? null },
+    /**
+     * Fast takeover after a worker crash: each worker process renews a liveness key (LIVENESS_TTL_MS)
+     * every LIVENESS_RENEW_MS from a thread of its own, and looks for lapsed ones every
+     * TAKEOVER_CHECK_MS (0: this process takes nothing over; BullMQ's stalled check still does).
+     */
+    takeover: { livenessTtlMs: env.LIVENESS_TTL_MS, livenessRenewMs: env.LIVENESS_RENEW_MS, checkMs: env.TAKEOVER_CHECK_MS },
     limits: {
       defaults: {
         rate: { points: env.DEFAULT_RATE_POINTS, durationSeconds: env.DEFAULT_RATE_DURATION_SECONDS },

@@ -55,7 +55,7 @@ export async function runStart(config: Config, kinds: AnyKind[]): Promise<number
     const agents = await agentResources(config, mongo.connection, () => ownGateway.url);
     // One registry: the gateway's /metrics also serves what the workers in this process record.
     const metrics = new TroupeMetrics();
-    const workers = await startWorkers({ redisUrl: redis.url, mongo: mongo.connection, kinds, ...agents, logger: logger.child({ component: 'worker' }), names, observer: metrics });
+    const workers = await startWorkers({ redisUrl: redis.url, mongo: mongo.connection, kinds, ...agents, logger: logger.child({ component: 'worker' }), names, observer: metrics, storeOutageRetryMs: config.mongo.outageRetryMs, takeover: config.takeover });
     shutdown.add('workers', () => workers.close());
     // npm start serves the web client: built here when missing or older than its sources.
     const web = await ensureWebBuild((line) => logger.info({ component: 'web' }, line));

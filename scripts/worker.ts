@@ -54,6 +54,8 @@ export async function runWorker(config: Config, kinds: AnyKind[]): Promise<numbe
       logger: logger.child({ component: 'worker' }),
       names,
       observer: endpoint?.metrics,
+      storeOutageRetryMs: config.mongo.outageRetryMs,
+      takeover: config.takeover,
     });
     shutdown.add('workers', () => workers.close());
     if (endpoint) {

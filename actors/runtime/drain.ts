@@ -14,6 +14,8 @@
  * commit (outbox) and performed after it; a Redis marker records the last turn whose effects all
  * happened. A drain that finds an outbox without that marker (a crash right after a commit) performs
  * it again, which is safe because every effect is idempotent.
+ * MongoDB out of reach: the fence, the turn and the commit are retried (store-outage.ts); past the bound
+ * the waiting clients are told `store_unavailable` and the messages stay queued for the next drain.
  */
 import type { Redis } from 'ioredis';
 import { Envelope, refKey, type ActorRef } from '../../queues/envelope.js';
@@ -27,6 +29,8 @@ import { UNOBSERVED, type RuntimeObserver } from './observer.js';
 import { cancelledEvent, errorEvent, runTurn, TurnAborted, type TurnOutcome } from './turn.js';
 import { APPLIED_TTL_SECONDS, type Effects } from './effects.js';
 import type { Resident, ResidentActors } from './residents.js';
+import { STORE_CALL_TIMEOUT_MS, StoreOutage, StoreUnavailable } from './store-outage.js';
+import { OutageNotices } from './outage-notices.js';
 
 export interface DrainDeps {
   redis: Redis;
@@ -51,6 +55,8 @@ export interface DrainDeps {
   linger?: DrainLinger;
   /** Told of every turn and commit (metrics); default: nobody. */
   observer?: RuntimeObserver;
+  /** How turns ride out a MongoDB outage (one per worker process); default: retried for 30 s. */
+  storeOutage?: StoreOutage;
 }
 
 export interface DrainLinger {
@@ -65,9 +71,13 @@ export interface DrainLinger {
 
 /**
  * `fenced`: a newer drain owns the actor (this one was a zombie). `stale`: this process's copy of the
- * actor was out of date; nothing was applied, and the caller must request a fresh drain.
+ * actor was out of date; nothing was applied, and the caller must request a fresh drain. `unavailable`:
+ * MongoDB stayed out of reach past the bound; the waiting clients were told, the next drain is queued.
  */
-export type DrainResult = 'drained' | 'fenced' | 'stale' | 'interrupted';
+export type DrainResult = 'drained' | 'fenced' | 'stale' | 'interrupted' | 'unavailable';
+
+/** For drains given no policy of their own (tests, tools). */
+const DEFAULT_STORE_OUTAGE = new StoreOutage();
 
 /** The marker only has to outlive the gap between a commit and the next drain of the actor. */
 const OUTBOX_MARK_TTL_SECONDS = 7 * 24 * 60 * 60;
@@ -78,7 +88,7 @@ export async function drainActor(kind: ActorKind<unknown>, ref: ActorRef, deps: 
   const claim = deps.residents?.claim(_id);
   let result: DrainResult | undefined;
   try {
-    result = await drainClaimed(kind, ref, _id, claim?.resident, deps);
+    result = await drainClaimed(kind, ref, _id, claim?.resident, deps).catch((error: unknown) => giveUp(error, ref, deps));
     return result;
   } finally {
     claim?.release();
@@ -86,16 +96,34 @@ export async function drainActor(kind: ActorKind<unknown>, ref: ActorRef, deps: 
       deps.residents?.forget(_id);
       // Stopped early (or failed): posts must add drain jobs again; what is left gets one.
       const left = await deps.mailboxes.abandon(ref).catch(() => 0);
-      if (left > 0 && result === undefined) await deps.mailboxes.requestDrain(ref).catch(() => undefined);
+      if (left > 0 && (result === undefined || result === 'unavailable')) await deps.mailboxes.requestDrain(ref).catch(() => undefined);
     }
   }
+}
+
+/**
+ * MongoDB stayed out of reach past the bound: the senders of the waiting messages are told, and after a
+ * pause (so an outage does not spin drain jobs) the messages are left for the next drain. Rethrows others.
+ */
+async function giveUp(error: unknown, ref: ActorRef, deps: DrainDeps): Promise<DrainResult> {
+  if (!(error instanceof StoreUnavailable)) throw error;
+  const outage = deps.storeOutage ?? DEFAULT_STORE_OUTAGE;
+  const told = await new OutageNotices(deps.redis, deps.names).tell(ref, outage.retryMs);
+  const log = told > 0 ? deps.logger.warn.bind(deps.logger) : deps.logger.debug.bind(deps.logger);
+  log({ actor: ref, told, err: error.cause }, 'MongoDB out of reach past the retry bound: waiting clients told store_unavailable, their messages stay queued');
+  await outage.pauseAfterGivingUp(deps.stopping);
+  return 'unavailable';
 }
 
 async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string, resident: Resident | undefined, deps: DrainDeps): Promise<DrainResult> {
   const { redis, store, effects, logger, mailboxes } = deps;
   const observer = deps.observer ?? UNOBSERVED;
+  const outage = deps.storeOutage ?? DEFAULT_STORE_OUTAGE;
+  const throughOutage = <T>(op: () => Promise<T>) => outage.retry(op, { signal: deps.stopping });
+  // Fence and commit also give up on a call that hangs; a turn may legitimately take minutes.
+  const storeCall = <T>(op: () => Promise<T>) => outage.retry(op, { signal: deps.stopping, attemptTimeoutMs: STORE_CALL_TIMEOUT_MS });
   const fromResident = resident !== undefined;
-  const actor = resident ?? (await fence(ref, _id, deps));
+  const actor = resident ?? (await storeCall(() => fence(ref, _id, deps)));
   const { epoch } = actor;
   let { appliedSeq, state, ownerId } = actor;
   let ownerCached = ownerId !== undefined;
@@ -109,7 +137,10 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
   // Applied entries are deleted after their commit, so the mailbox holds only what is still to do
   // (and, after a crash between commit and delete, one entry its applied marker answers).
   // Reading from the start, not after appliedSeq, keeps working if a recreated stream's ids restart lower.
-  let entries = await mailboxes.next(ref, batchSize, wakeable);
+  const notices = new OutageNotices(redis, deps.names);
+  // Usually none: messages whose senders were told store_unavailable by a drain that gave up.
+  const [first, noticed] = await Promise.all([mailboxes.next(ref, batchSize, wakeable), notices.given(ref)]);
+  let entries = first;
   for (;;) {
     if (entries.length === 0) {
       // Empty as far as this drain knows. Request/reply clients send their next message right after
@@ -144,7 +175,8 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
         const started = performance.now();
         try {
           const turnEnv = env;
-          const outcome = await cancellableTurn(kind, ref, turnEnv, state, deps, (cancel) =>
+          // A handler that could not reach MongoDB is run again (its turn was not the sender's fault).
+          const outcome = await throughOutage(() => cancellableTurn(kind, ref, turnEnv, state, deps, (cancel) =>
             runTurn({
               kind,
               ref,
@@ -160,7 +192,7 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
               logger,
               resources: deps.resources,
             }),
-          );
+          ));
           next = outcome.state;
           final = outcome.final;
           outbox.push(...outcome.effects);
@@ -186,7 +218,13 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
     const set: Partial<ActorRecord> & { appliedSeq: string } = { appliedSeq: entry.entryId, outbox, updatedAt: new Date() };
     if (next !== undefined) set.state = next;
     if (ownerId !== undefined) set.ownerId = ownerId;
-    if (!(await timedCommit(store, ref.kind, observer, [_id, epoch, appliedSeq, set]))) {
+    const committed = await storeCall(async () => {
+      if (await timedCommit(store, ref.kind, observer, [_id, epoch, appliedSeq, set])) return true;
+      // Refused: fenced, or an earlier attempt landed but its answer was lost (the store went away
+      // mid-commit and the driver retried it). Only this drain writes this epoch with this entry id.
+      return store.holds(_id, epoch, entry.entryId);
+    });
+    if (!committed) {
       if (fromResident) {
         logger.info({ actor: ref, epoch, entryId: entry.entryId }, 'resident copy of the actor was stale; handing it to a fresh drain');
         return 'stale';
@@ -219,7 +257,9 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
       next: entries.length === 0 ? batchSize : 0,
       wakeable,
     });
-    const [more] = await Promise.all([finishing, effects.perform(others)]);
+    const notice = env && noticed.get(env.messageId);
+    const withdrawn = notice ? notices.withdraw(ref, env!.messageId, notice) : undefined;
+    const [more] = await Promise.all([finishing, effects.perform(others), withdrawn]);
     if (entries.length === 0) entries = more;
     // Not awaited: losing the marker only means the (idempotent) effects are performed again.
     if (others.length) redis.set(deps.names.outboxDone(ref), entry.entryId, 'EX', OUTBOX_MARK_TTL_SECONDS).catch(() => undefined);

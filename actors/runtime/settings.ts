@@ -1,10 +1,11 @@
 /**
- * Timing of crash recovery. A drain holds its BullMQ lock for LOCK_DURATION_MS and renews it at half
- * that; a worker that dies (kill -9) stops renewing, and another worker's stalled-job check, every
- * STALLED_INTERVAL_MS, takes the drain over. So an actor resumes within about
- * LOCK_DURATION_MS + STALLED_INTERVAL_MS (≈ 7 s) of its worker dying. Shorter values recover faster
- * but let a worker whose event loop stalls that long be taken over while still running (fencing makes
- * that safe, at the cost of redone work).
+ * Timing of crash recovery's backstop. A worker process that dies is normally taken over within about
+ * a second through its lapsed liveness key (liveness.ts, takeover-watch.ts). Behind that, a drain holds
+ * its BullMQ lock for LOCK_DURATION_MS and renews it at half that; a worker that stops renewing (its
+ * main thread hung for good, or fast takeover off) has its drain taken over by another worker's
+ * stalled-job check, every STALLED_INTERVAL_MS: within about LOCK_DURATION_MS + STALLED_INTERVAL_MS
+ * (≈ 7 s). Shorter values would let a worker whose event loop stalls that long be taken over while
+ * still running (fencing makes that safe, at the cost of redone work).
  */
 export const LOCK_DURATION_MS = 5_000;
 export const STALLED_INTERVAL_MS = 2_000;

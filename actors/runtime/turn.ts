@@ -2,11 +2,13 @@
  * One turn of a stateful actor, pure of Redis and Mongo: given the state and a message, run the
  * kind's handler and say what must happen when it commits (new state, events to publish, messages to
  * send). Bad input, a wrong owner, a passed deadline, a RequestError or a failing handler leave the
- * state unchanged and answer with an `error` event.
+ * state unchanged and answer with an `error` event; a handler that could not reach MongoDB throws, so
+ * that the drain retries the turn instead.
  */
 import { randomUUID } from 'node:crypto';
 import { envelope, type ActorRef, type Envelope } from '../../queues/envelope.js';
 import type { OutboxItem, StoredEvent } from '../../models/actor-record.js';
+import { causedByMongoOutage } from '../../models/mongo-outage.js';
 import { RequestError, type ActorKind, type ActorResources, type Logger, type TurnContext } from './contract.js';
 
 export interface TurnOutcome {
@@ -135,6 +137,8 @@ export async function runTurn(input: TurnInput): Promise<TurnOutcome> {
     if (input.signal.aborted) throw new TurnAborted('worker shutting down');
     // The handler may notice the abort before the race does: a cancel wins either way.
     if (input.cancel?.aborted) return unchanged(cancelledEvent());
+    // MongoDB out of reach is nobody's failure: the drain runs the turn again (store-outage.ts).
+    if (causedByMongoOutage(err)) throw err;
     if (err instanceof RequestError) return unchanged(errorEvent(err.code, err.message, err.details));
     input.logger.warn({ err, actor: ref, messageId: env.messageId }, 'turn failed; state unchanged');
     return unchanged(errorEvent('turn_failed', err instanceof Error ? err.message : String(err)));

@@ -29,6 +29,11 @@ import { Effects } from './effects.js';
 import { JobSignals } from './job-signals.js';
 import { errorEvent } from './turn.js';
 import { UNOBSERVED, type RuntimeObserver } from './observer.js';
+import { DEFAULT_TAKEOVER_SETTINGS, LivenessBeat, type TakeoverSettings } from './liveness.js';
+import { watchForLapsedWorkers } from './takeover-watch.js';
+import { LivenessRegistry } from '../../queues/liveness-registry.js';
+import { Takeover } from '../../queues/takeover.js';
+import { StoreOutage, StoreUnavailable, storeUnavailableEvent } from './store-outage.js';
 import * as settings from './settings.js';
 
 export interface WorkerOptions {
@@ -56,6 +61,10 @@ export interface WorkerOptions {
   drainLingerMs?: number;
   /** Told of every turn, service request and commit (metrics); default: nobody. */
   observer?: RuntimeObserver;
+  /** Liveness key and takeover of crashed workers (LIVENESS_TTL_MS …); default: DEFAULT_TAKEOVER_SETTINGS. */
+  takeover?: TakeoverSettings;
+  /** How long turns are retried while MongoDB is out of reach (STORE_OUTAGE_RETRY_SECONDS); default 30 s. */
+  storeOutageRetryMs?: number;
 }
 
 export interface RunningWorkers {
@@ -81,6 +90,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   const batches = new Batches(options.mongo, redis, names);
   const store = new ActorStore(actorRecords(options.mongo));
   const residents = new ResidentActors();
+  const storeOutage = new StoreOutage(options.storeOutageRetryMs, logger);
   const wakeups = new DrainWakeups(options.redisUrl, names.drainWake(id));
   const cancels = kinds.some((k) => k.stateful && k.cancels?.length) ? new TurnCancels(options.redisUrl, redis, names) : undefined;
   const resources: ActorResources = {
@@ -105,6 +115,8 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     connections.push(connection);
     return {
       connection,
+      // Run once this process's liveness entry names them (see below).
+      autorun: false,
       lockDuration: settings.LOCK_DURATION_MS,
       stalledInterval: settings.STALLED_INTERVAL_MS,
       maxStalledCount: settings.MAX_STALLED_COUNT,
@@ -131,7 +143,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
           try {
             result = await stopping.run((stoppingSignal) =>
               shutdown.run((signal) =>
-                drainActor(actorKind, ref, { redis, names, mailboxes, store, effects, logger, resources, cancels, residents, linger, observer, signal, stopping: stoppingSignal }),
+                drainActor(actorKind, ref, { redis, names, mailboxes, store, effects, logger, resources, cancels, residents, linger, observer, storeOutage, signal, stopping: stoppingSignal }),
               ),
             );
           } finally {
@@ -148,7 +160,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     } else {
       const service = kind as ServiceKind;
       const effects = new Effects(redis, mailboxes, scheduleQueue, batches, names);
-      const worker = new Worker(names.serviceQueue(kind.kind), (job: Job) => shutdown.run((signal) => runService(service, job, { effects, redis, logger, resources, observer, signal })), {
+      const worker = new Worker(names.serviceQueue(kind.kind), (job: Job) => shutdown.run((signal) => runService(service, job, { effects, redis, logger, resources, observer, storeOutage, signal })), {
         ...workerOptions(),
         concurrency: service.concurrency ?? settings.DEFAULT_SERVICE_CONCURRENCY,
       });
@@ -159,6 +171,23 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     new Worker(names.scheduleQueue(), async (job: Job) => mailboxes.post(Envelope.parse(job.data)), { ...workerOptions(), concurrency: 10 }),
   );
   for (const w of workers) w.on('error', (err) => logger.error({ err, queue: w.name }, 'worker error'));
+
+  // Registered before any job is taken, so a crash from the first job on is taken over fast.
+  const takeoverSettings = options.takeover ?? DEFAULT_TAKEOVER_SETTINGS;
+  const liveness = await LivenessBeat.start({
+    redisUrl: options.redisUrl,
+    workerId: id,
+    aliveKey: names.alive(id),
+    registryKey: names.liveness(),
+    entry: { queues: workers.map((w) => ({ queue: w.name, worker: w.id })) },
+    ttlMs: takeoverSettings.livenessTtlMs,
+    renewMs: takeoverSettings.livenessRenewMs,
+    logger,
+  });
+  for (const w of workers) w.run().catch((err) => w.emit('error', err));
+  const takeover = new Takeover(redis, queueConnection);
+  const watch =
+    takeoverSettings.checkMs > 0 ? watchForLapsedWorkers({ registry: new LivenessRegistry(redis, names), takeover, workerId: id, checkMs: takeoverSettings.checkMs, logger }) : undefined;
 
   const heartbeat = async () => {
     const now = Date.now();
@@ -179,10 +208,14 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     close() {
       closing ??= (async () => {
         clearInterval(timer);
+        await watch?.stop();
         stopping.abortAll();
         const grace = setTimeout(() => shutdown.abortAll(), settings.SHUTDOWN_GRACE_MS);
         await Promise.all(workers.map((w) => w.close()));
         clearTimeout(grace);
+        // Alive until its jobs are done or handed back: only then may nobody else take them.
+        await liveness.stop();
+        await takeover.close();
         await Promise.all(kinds.map((k) => redis.hdel(names.workers(k.kind), id))).catch(() => undefined);
         await scheduleQueue.close();
         await mailboxes.close();
@@ -202,10 +235,11 @@ interface ServiceRun {
   logger: Logger;
   resources: ActorResources;
   observer: RuntimeObserver;
+  storeOutage: StoreOutage;
   signal: AbortSignal;
 }
 
-async function runService(kind: ServiceKind, job: Job, { effects, redis, logger, resources, observer, signal }: ServiceRun) {
+async function runService(kind: ServiceKind, job: Job, { effects, redis, logger, resources, observer, storeOutage, signal }: ServiceRun) {
   const parsed = Envelope.safeParse(job.data);
   if (!parsed.success) {
     logger.warn({ jobId: job.id, issues: parsed.error.issues }, 'malformed service request dropped');
@@ -223,14 +257,20 @@ async function runService(kind: ServiceKind, job: Job, { effects, redis, logger,
     final = [errorEvent('bad_request', schema ? `invalid payload for ${kind.kind}.${env.type}` : `unknown message type '${env.type}'`, payload?.error?.issues)];
   } else {
     try {
-      const data = await kind.handle(
-        { messageId: env.messageId, type: env.type, payload: payload.data, ownerId: env.ownerId, createdAt: env.createdAt },
-        { emit: (event, data) => stream && effects.emit(stream, event, data, env.notify), signal, logger, resources },
+      // Run again while MongoDB is out of reach, up to the bound (a request has no mailbox to wait in).
+      const data = await storeOutage.retry(() =>
+        Promise.resolve(
+          kind.handle(
+            { messageId: env.messageId, type: env.type, payload: payload.data, ownerId: env.ownerId, createdAt: env.createdAt },
+            { emit: (event, data) => stream && effects.emit(stream, event, data, env.notify), signal, logger, resources },
+          ),
+        ),
       );
       final = [{ e: 'reply', d: data ?? null }, { e: 'done', d: { messageId: env.messageId } }];
     } catch (err) {
       if (signal.aborted) throw err;
       if (err instanceof RequestError) final = [errorEvent(err.code, err.message, err.details)];
+      else if (err instanceof StoreUnavailable) final = [storeUnavailableEvent(env.messageId, storeOutage.retryMs, false)];
       else {
         logger.error({ err, kind: kind.kind, type: env.type, messageId: env.messageId }, 'service request failed');
         final = [errorEvent('request_failed', err instanceof Error ? err.message : String(err))];

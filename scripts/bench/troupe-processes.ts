@@ -29,9 +29,12 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** `troupe <args>` with `env` over this process's environment; `nodeArgs` e.g. a CPU profiler flag. */
-export function troupe(args: string[], env: Record<string, string>, options: { logLevel?: string; nodeArgs?: string[] } = {}): BenchProcess {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'bin/troupe.js', ...args], {
+/** How long a process may take to print what `waitFor` waits for. */
+const WAIT_FOR_BOUND_MS = 60_000;
+
+/** `node <nodeArgs>` in the repository with `env` over this process's environment, its output collected. */
+export function benchProcess(nodeArgs: string[], env: Record<string, string>, options: { logLevel?: string } = {}): BenchProcess {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: repoRoot,
     env: { ...process.env, ...env, LOG_LEVEL: options.logLevel ?? 'info', LOG_PRETTY: 'false' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -39,23 +42,35 @@ export function troupe(args: string[], env: Record<string, string>, options: { l
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  const what = nodeArgs.filter((arg) => !arg.startsWith('-')).join(' ');
   return {
     child,
     output: () => output,
     waitFor: (text) =>
       new Promise((resolve, reject) => {
+        const deadline = Date.now() + WAIT_FOR_BOUND_MS;
         const check = () => {
           if (output.includes(text)) {
             clearInterval(timer);
             resolve();
-          } else if (child.exitCode !== null) {
+          } else if (child.exitCode !== null || Date.now() > deadline) {
             clearInterval(timer);
-            reject(new Error(`troupe ${args.join(' ')} exited before "${text}":\n${output}`));
+            reject(new Error(`${what} ${child.exitCode !== null ? 'exited' : `did not print within ${WAIT_FOR_BOUND_MS / 1000} s`} "${text}":\n${output}`));
           }
         };
         const timer = setInterval(check, 20);
       }),
   };
+}
+
+/** `troupe <args>` with `env` over this process's environment; `nodeArgs` e.g. a CPU profiler flag. */
+export function troupe(args: string[], env: Record<string, string>, options: { logLevel?: string; nodeArgs?: string[] } = {}): BenchProcess {
+  return benchProcess([...(options.nodeArgs ?? []), 'bin/troupe.js', ...args], env, options);
+}
+
+/** A benchmark's own process (a script under scripts/bench/, e.g. with a test kind), run from its source through tsx. */
+export function benchScript(script: string, args: string[], env: Record<string, string>, options: { logLevel?: string } = {}): BenchProcess {
+  return benchProcess(['--import', 'tsx', script, ...args], env, options);
 }
 
 /** Runs `troupe users create` and returns the printed API key. */

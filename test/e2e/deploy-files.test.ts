@@ -155,7 +155,7 @@ describe('deployment files (Dockerfile, docker-compose.yml)', function () {
       });
       // The same zod schema the processes use at start accepts the environment.
       const config = loadConfig(service.environment);
-      expect(config.http).to.deep.equal({ host: '0.0.0.0', port: 8080 });
+      expect(config.http).to.include({ host: '0.0.0.0', port: 8080 });
       expect(service.depends_on).to.deep.include({
         redis: { condition: 'service_healthy' },
         mongo: { condition: 'service_healthy' },

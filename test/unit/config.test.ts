@@ -15,12 +15,14 @@ describe('loadConfig', () => {
   it('applies the documented defaults to an empty environment', () => {
     const expected: Config = {
       nodeEnv: 'development',
-      http: { host: '127.0.0.1', port: 8080 },
+      http: { host: '127.0.0.1', port: 8080, headersTimeoutMs: 10_000, requestTimeoutMs: 120_000, keepAliveTimeoutMs: 5_000 },
+      sse: { sendBufferCapBytes: 1024 * 1024 },
       redis: { url: undefined, prefix: 'troupe', localDataDir: '.troupe/redis', allowEviction: false },
-      mongo: { uri: undefined, dbName: 'troupe', embedded: { port: 0, dbpath: '.troupe/mongo' } },
+      mongo: { uri: undefined, dbName: 'troupe', embedded: { port: 0, dbpath: '.troupe/mongo' }, outageRetryMs: 30_000 },
       log: { level: 'info', pretty: undefined },
       gateway: { bodyLimitBytes: 1024 * 1024, corsOrigins: [], metricsToken: undefined },
       metrics: { port: null },
+      takeover: { livenessTtlMs: 800, livenessRenewMs: 200, checkMs: 100 },
       limits: {
         defaults: { rate: { points: 300, durationSeconds: 60 }, concurrent: 20 },
         kinds: {},
@@ -69,6 +71,7 @@ describe('loadConfig', () => {
       MONGODB_DB: 'troupe_prod',
       EMBEDDED_MONGO_PORT: '27018',
       EMBEDDED_MONGO_DBPATH: '/var/lib/troupe/mongo',
+      STORE_OUTAGE_RETRY_SECONDS: '5',
       LOG_LEVEL: 'debug',
       LOG_PRETTY: 'false',
       BODY_LIMIT: '256kb',
@@ -100,6 +103,13 @@ describe('loadConfig', () => {
       MAIL_SEND_PER_MINUTE: '5',
       MAILGUN_SIGNING_KEY: 'mg-key',
       MAIL_WEBHOOK_SECRET: 'a-generic-secret-of-16',
+      LIVENESS_TTL_MS: '2000',
+      LIVENESS_RENEW_MS: '500',
+      TAKEOVER_CHECK_MS: '0',
+      HTTP_HEADERS_TIMEOUT_SECONDS: '15',
+      HTTP_REQUEST_TIMEOUT_SECONDS: '60',
+      HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '65',
+      SSE_SEND_BUFFER_CAP: '256kb',
     });
     expect(config).to.deep.equal({
       scouting: { embeddings: { provider: 'openai-compatible', model: 'bge-small', baseUrl: 'http://embed.internal/v1', apiKey: undefined }, gateTimeoutMs: 86_400_000 },
@@ -110,12 +120,14 @@ describe('loadConfig', () => {
       },
       agents: { mcpUrl: 'https://mcp.example.com/mcp', mcpHeader: { name: 'X-Api-Key', value: 'k' }, gatewayUrl: 'http://gateway:8080' },
       nodeEnv: 'production',
-      http: { host: '0.0.0.0', port: 3000 },
+      http: { host: '0.0.0.0', port: 3000, headersTimeoutMs: 15_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 65_000 },
+      sse: { sendBufferCapBytes: 256 * 1024 },
       redis: { url: 'redis://:secret@redis.internal:6380/2', prefix: 'prod-eu', localDataDir: '/var/lib/troupe/redis', allowEviction: true },
       mongo: {
         uri: 'mongodb://mongo-1:27017,mongo-2:27017/?replicaSet=rs0',
         dbName: 'troupe_prod',
         embedded: { port: 27018, dbpath: '/var/lib/troupe/mongo' },
+        outageRetryMs: 5_000,
       },
       log: { level: 'debug', pretty: false },
       gateway: {
@@ -124,6 +136,7 @@ describe('loadConfig', () => {
         metricsToken: 'a-long-metrics-token',
       },
       metrics: { port: 9464 },
+      takeover: { livenessTtlMs: 2_000, livenessRenewMs: 500, checkMs: 0 },
       limits: {
         defaults: { rate: { points: 100, durationSeconds: 10 }, concurrent: 5 },
         kinds: { scouting: { rate: { points: 10, durationSeconds: 3600 }, concurrent: 3 }, game: { concurrent: null } },
@@ -167,6 +180,9 @@ describe('loadConfig', () => {
     ['MONGODB_DB', 'troupe.prod', 'a MongoDB database name'],
     ['MONGODB_DB', 'a'.repeat(64), 'a MongoDB database name'],
     ['EMBEDDED_MONGO_PORT', '99999', 'an integer 0-65535'],
+    ['STORE_OUTAGE_RETRY_SECONDS', '0', 'a whole number of seconds from 1 to 3600'],
+    ['STORE_OUTAGE_RETRY_SECONDS', '1.5', 'a whole number of seconds from 1 to 3600'],
+    ['STORE_OUTAGE_RETRY_SECONDS', '7200', 'a whole number of seconds from 1 to 3600'],
     ['METRICS_PORT', '9464x', 'an integer 0-65535'],
     ['LOG_LEVEL', 'verbose', 'one of fatal, error, warn, info, debug, trace, silent'],
     ['LOG_PRETTY', 'maybe', 'a boolean'],
@@ -194,6 +210,16 @@ describe('loadConfig', () => {
 
   it('names the exact form for a bad PORT', () => {
     expect(configError({ PORT: 'abc' }).message).to.include('PORT must be an integer 0-65535 (got "abc")');
+  });
+
+  it('refuses a liveness renewal slower than a third of its TTL', () => {
+    expect(configError({ LIVENESS_TTL_MS: '1000', LIVENESS_RENEW_MS: '400' }).message).to.include('LIVENESS_RENEW_MS must be at most a third of LIVENESS_TTL_MS (1000) (got "400")');
+    expect(configError({ LIVENESS_TTL_MS: '100' }).message).to.include('LIVENESS_TTL_MS must be a whole number of milliseconds from 300 to 60000');
+  });
+
+  it('refuses headers that may take longer than the whole request, and a send buffer cap below 1kb', () => {
+    expect(configError({ HTTP_HEADERS_TIMEOUT_SECONDS: '30', HTTP_REQUEST_TIMEOUT_SECONDS: '20' }).message).to.include('HTTP_HEADERS_TIMEOUT_SECONDS must be at most HTTP_REQUEST_TIMEOUT_SECONDS (20) (got "30")');
+    expect(configError({ SSE_SEND_BUFFER_CAP: '10b' }).message).to.include('SSE_SEND_BUFFER_CAP must be a size such as 512kb');
   });
 
   it('reports every bad variable at once', () => {
