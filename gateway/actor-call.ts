@@ -10,6 +10,7 @@ import { RuntimeError } from '../actors/runtime/client.js';
 import type { ActorMessage, AnyKind } from '../actors/runtime/contract.js';
 import { ActorRef } from '../queues/envelope.js';
 import type { ReplyEvent } from '../queues/reply-stream.js';
+import { BROKER_RESET_CODE } from './broker-reset.js';
 import { OUTAGE_CODES, OUTAGE_RETRY_AFTER_SECONDS } from './dependency-outage.js';
 import { ApiError } from './error-response.js';
 import type { UserLimits } from './limits.js';
@@ -51,13 +52,17 @@ const FAILURE_STATUS: Record<string, number> = {
   request_failed: 422,
   broker_unavailable: 503,
   store_unavailable: 503,
+  broker_reset: 503,
 };
 
 export const failureStatus = (code: string): number => FAILURE_STATUS[code] ?? 422;
 
+/** Failures a client should simply retry shortly: outages, and a Redis that came back without its data. */
+const RETRY_SHORTLY_CODES: ReadonlySet<string> = new Set([...OUTAGE_CODES, BROKER_RESET_CODE]);
+
 /** A failure as the HTTP error it is: its status, and Retry-After when it says when to retry (or is an outage). */
 export function failureError(failure: ActorFailure): ApiError {
-  const retryAfter = failure.details.retryAfterSeconds ?? (OUTAGE_CODES.has(failure.code) ? OUTAGE_RETRY_AFTER_SECONDS : undefined);
+  const retryAfter = failure.details.retryAfterSeconds ?? (RETRY_SHORTLY_CODES.has(failure.code) ? OUTAGE_RETRY_AFTER_SECONDS : undefined);
   const headers: Record<string, string> = typeof retryAfter === 'number' ? { 'Retry-After': String(Math.max(1, Math.ceil(retryAfter))) } : {};
   return new ApiError(failureStatus(failure.code), failure.code, failure.message, failure.details, headers);
 }

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Middleware } from 'koa';
+import { BROKER_RESET_CODE } from './broker-reset.js';
 import { dependencyOutageOf, OUTAGE_CODES } from './dependency-outage.js';
 import type { GatewayState } from './state.js';
 
@@ -82,7 +83,8 @@ export function errorResponse(): Middleware<GatewayState> {
     } catch (thrown) {
       const { status, body, headers } = toErrorResponse(thrown);
       if (OUTAGE_CODES.has(body.error.code)) ctx.state.logger.warn({ err: thrown, code: body.error.code }, 'request refused: a dependency is unavailable');
-      else if (status >= 500) ctx.state.logger.error({ err: thrown }, 'request failed');
+      // broker_reset is no fault of this request, and the gateway has logged the Redis data loss once.
+      else if (status >= 500 && body.error.code !== BROKER_RESET_CODE) ctx.state.logger.error({ err: thrown }, 'request failed');
       ctx.set(headers);
       ctx.status = status;
       ctx.body = body;

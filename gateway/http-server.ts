@@ -8,7 +8,20 @@ export interface HttpServerOptions {
   port: number;
   /** How long close() lets open requests finish before cutting their connections. */
   closeGraceMs?: number;
+  /** Longest a client may take to send a request's headers (Node's default: 60 s); a slowloris client is cut off after it. */
+  headersTimeoutMs?: number;
+  /** Longest a client may take to send a whole request, body included (Node's default: 300 s). Responses (SSE) are not bounded by it. */
+  requestTimeoutMs?: number;
+  /** How long an idle keep-alive connection stays open (Node's default: 5 s). */
+  keepAliveTimeoutMs?: number;
 }
+
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** Room for an upload over a slow link. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+export const DEFAULT_KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/** Node checks the two request timeouts only this often (its default, 30 s, would let a trickle last 40 s instead of 10). */
+const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
 export interface RunningHttpServer {
   server: Server;
@@ -20,9 +33,24 @@ export interface RunningHttpServer {
 
 export async function startHttpServer(
   app: Pick<Koa, 'callback'>,
-  { host, port, closeGraceMs = 5_000 }: HttpServerOptions,
+  {
+    host,
+    port,
+    closeGraceMs = 5_000,
+    headersTimeoutMs = DEFAULT_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs = DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+  }: HttpServerOptions,
 ): Promise<RunningHttpServer> {
-  const server = createServer(app.callback());
+  const server = createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: Math.max(requestTimeoutMs, headersTimeoutMs),
+      keepAliveTimeout: keepAliveTimeoutMs,
+      connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_INTERVAL_MS, headersTimeoutMs),
+    },
+    app.callback(),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

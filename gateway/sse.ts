@@ -15,14 +15,18 @@
  * `lastEventId` query parameter for clients without EventSource). A `done` or `error` event ends the
  * response; a client disconnect aborts the reader. Streams opened and events written are reported to
  * the request's `EventStreamObserver`, if it has one (metrics).
+ *
+ * A client that does not read as fast as events come is written to until more than its send buffer cap
+ * (send-buffer-cap.ts) waits for it; then it is dropped with a warning, and resumes with Last-Event-ID
+ * when it reads again. So one slow or hostile client costs at most the cap in memory.
  */
-import { once } from 'node:events';
 import type { Context, Middleware } from 'koa';
 import koaSse, { type SseFrame, type SseWriter } from 'koa-sse-stream';
 import { z } from 'zod';
 import type { Logger } from '../actors/runtime/contract.js';
 import { TERMINAL_EVENTS, type ReplyEvent } from '../queues/reply-stream.js';
 import { ApiError, toErrorResponse } from './error-response.js';
+import { SendBufferMeter, sendBufferCapOf } from './send-buffer-cap.js';
 
 /** Default interval of heartbeat comments: below the 30-60 s idle timeouts of common proxies. */
 export const DEFAULT_HEARTBEAT_MS = 15_000;
@@ -43,10 +47,10 @@ export interface OutgoingEvent {
 }
 
 /**
- * Why a stream ended: a terminal event was sent, the client left, the caller's signal stopped it, or the
- * source ended (without a terminal event) or failed.
+ * Why a stream ended: a terminal event was sent, the client left, the caller's signal stopped it, the
+ * source ended (without a terminal event) or failed, or the client fell too far behind and was dropped.
  */
-export type StreamEnd = 'terminal' | 'disconnected' | 'stopped' | 'source_ended' | 'source_failed';
+export type StreamEnd = 'terminal' | 'disconnected' | 'stopped' | 'source_ended' | 'source_failed' | 'dropped';
 
 export interface StreamEventsOptions {
   /** The caller's own cancellation (e.g. server shutdown); the stream also stops when the client leaves. */
@@ -176,14 +180,41 @@ export async function streamEvents(
     if (!writer.writableFinished) writer.destroy();
   });
 
+  const logger = options.logger ?? (ctx.state as { logger?: Logger }).logger;
+  const cap = sendBufferCapOf(ctx);
+  const meter = new SendBufferMeter(res.socket);
+  let dropped = false;
+  /** Drops the client once more than the cap waits for it; true when it has been dropped. */
+  const tooFarBehind = (): boolean => {
+    if (dropped) return true;
+    const queued = meter.queued();
+    if (queued <= cap) return false;
+    dropped = true;
+    // The path names the stream (a message, batch or feed); ids and paths only, never headers.
+    logger?.warn({ requestId: (ctx.state as { requestId?: string }).requestId, stream: ctx.path, queuedBytes: queued, capBytes: cap }, 'SSE client too far behind: dropped (it resumes with Last-Event-ID)');
+    res.destroy();
+    return true;
+  };
+
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
-  const heartbeat = heartbeatMs > 0 ? setInterval(() => writer.destroyed || writer.send(':heartbeat'), Math.min(heartbeatMs, MAX_TIMER_DELAY_MS)) : undefined;
+  const beat = () => {
+    if (writer.destroyed) return;
+    writer.send(':heartbeat');
+    meter.add(':heartbeat');
+    tooFarBehind();
+  };
+  const heartbeat = heartbeatMs > 0 ? setInterval(beat, Math.min(heartbeatMs, MAX_TIMER_DELAY_MS)) : undefined;
   heartbeat?.unref();
   stop.signal.addEventListener('abort', () => clearInterval(heartbeat), { once: true });
 
   const source = typeof events === 'function' ? events(stop.signal) : events;
-  const finished = pump(writer, res, source, stop.signal, options.logger, observer)
-    .then((end) => {
+  const send = (frame: SseFrame) => {
+    writer.send(frame);
+    meter.add(frame);
+  };
+  const finished = pump(writer, res, source, stop.signal, logger, observer, send, tooFarBehind)
+    .then((end): StreamEnd => {
+      if (dropped) return 'dropped';
       // Stopped by the caller (e.g. shutdown) with the client still there: end without a terminal event,
       // so an EventSource reconnects with Last-Event-ID (to this or another gateway) and loses nothing.
       if (end === 'stopped' && !clientGone.signal.aborted) writer.sendEnd(':closing');
@@ -201,6 +232,8 @@ async function pump(
   signal: AbortSignal,
   logger: Logger | undefined,
   observer: EventStreamObserver | undefined,
+  send: (frame: SseFrame) => void,
+  tooFarBehind: () => boolean,
 ): Promise<StreamEnd | 'stopped'> {
   try {
     for await (const event of events) {
@@ -212,9 +245,9 @@ async function pump(
         return 'terminal';
       }
       corkForThisTurn(res);
-      writer.send(frameOf(event));
+      send(frameOf(event));
       if (appendedAt !== undefined) observer?.written(appendedAt);
-      await roomToWrite(writer, res, signal);
+      if (tooFarBehind()) return 'dropped';
     }
     if (signal.aborted) return 'stopped';
     // Never silence: a source that stops without an answer still ends with a clear error.
@@ -244,13 +277,6 @@ function corkForThisTurn(res: Context['res']) {
   if (res.writableCorked) return;
   res.cork();
   setImmediate(() => res.uncork());
-}
-
-/** Stops reading while a slow client has a full socket buffer, so events wait in Redis rather than in memory. */
-async function roomToWrite(writer: SseWriter, res: Context['res'], signal: AbortSignal): Promise<void> {
-  while (!signal.aborted && writer.readableLength >= writer.readableHighWaterMark && res.writableNeedDrain) {
-    await once(res, 'drain', { signal }).catch(() => undefined);
-  }
 }
 
 /** What a route needs from the actor client to stream one reply stream. */

@@ -33,6 +33,21 @@ export class ReplyReader {
   constructor(redisUrl: string) {
     this.reader = new Redis(redisUrl, { maxRetriesPerRequest: null });
     this.control = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
+    // A reconnect gives the reader a new client id (after a Redis restart, the old one may be another
+    // client's, whose blocking command CLIENT UNBLOCK would then cut short). Asked for on 'ready', the
+    // id is read before ioredis resends the interrupted XREAD.
+    this.reader.on('close', () => {
+      this.readerId = undefined;
+    });
+    this.reader.on('ready', () => {
+      if (this.closed) return;
+      this.reader.client('ID').then(
+        (id) => {
+          this.readerId = Number(id);
+        },
+        () => undefined,
+      );
+    });
   }
 
   async *follow(stream: string, options: { lastId?: string; signal?: AbortSignal; idleTimeoutMs?: number } = {}): AsyncGenerator<ReplyEvent> {

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Connection } from 'mongoose';
-import { ActorClient } from '../actors/runtime/client.js';
+import type { ActorClient } from '../actors/runtime/client.js';
 import type { AnyKind } from '../actors/runtime/contract.js';
 import { createAccountRouter } from '../gateway/account-routes.js';
 import { createAdminRoutes, troupeQueues } from '../gateway/admin-queues.js';
@@ -8,6 +8,7 @@ import { AdminSessions } from '../gateway/admin-session.js';
 import { createActorRouter } from '../gateway/actor-routes.js';
 import { createGatewayApp } from '../gateway/app.js';
 import { authenticateRequest } from '../gateway/auth.js';
+import { recoverFromBrokerReset } from '../gateway/broker-reset.js';
 import { startHttpServer } from '../gateway/http-server.js';
 import { UserLimits } from '../gateway/limits.js';
 import { createContractRouter, uploadPaths } from '../gateway/contract-routes.js';
@@ -16,7 +17,10 @@ import { createMcpRouter } from '../gateway/mcp/router.js';
 import { createApiDocsRouter } from '../gateway/openapi/router.js';
 import { TroupeMetrics } from '../gateway/metrics.js';
 import { mongoReadinessCheck, redisReadinessCheck } from '../gateway/readiness.js';
+import { ResetAwareActorClient } from '../gateway/reset-aware-client.js';
+import { setSendBufferCap } from '../gateway/send-buffer-cap.js';
 import { UserDirectory } from '../gateway/users.js';
+import { BrokerEpochWatcher, brokerEpochKey } from '../queues/broker-epoch.js';
 import type { RedisNames } from '../queues/keys.js';
 import type { Config } from './config.js';
 import type { Logger } from '../logging/logger.js';
@@ -53,7 +57,14 @@ function workersReadinessCheck(client: ActorClient) {
 /** The gateway of one process: actor routes and MCP behind auth and limits, health and metrics, on HTTP. */
 export async function serveGateway({ config, logger, redis, redisUrl, mongo, kinds, names, webClientDir, metrics = new TroupeMetrics() }: ServeGatewayDeps): Promise<ServedGateway> {
   const users = await UserDirectory.open(mongo);
-  const client = new ActorClient(redisUrl, mongo, kinds, names);
+  const client = new ResetAwareActorClient(redisUrl, mongo, kinds, names);
+  // Redis coming back without its data is noticed here; waiting requests are answered broker_reset.
+  const brokerLogger = logger.child({ component: 'broker-epoch' });
+  const brokerEpoch = new BrokerEpochWatcher(redisUrl, brokerEpochKey(names), {
+    logger: brokerLogger,
+    onReset: () => recoverFromBrokerReset({ answerWaiters: () => client.answerBrokerReset(), redis, names, mongo, logger: brokerLogger }),
+  });
+  await brokerEpoch.start();
   metrics.observeQueues(() => client.queueStats());
   const limits = new UserLimits(redis, { ...config.limits, keyPrefix: names.prefix, onRefusal: (kind, limit) => metrics.recordLimitRejection(kind, limit) });
   const actorRoutes = createActorRouter({ client, limits, observeReply: (kind, seconds, outcome) => metrics.observeReply(kind, seconds, outcome) });
@@ -73,6 +84,7 @@ export async function serveGateway({ config, logger, redis, redisUrl, mongo, kin
     webClientDir,
     ...config.gateway,
   });
+  setSendBufferCap(app, config.sse.sendBufferCapBytes);
   const http = await startHttpServer(app, config.http);
   // SMTP_PORT: this process also receives mail over SMTP.
   const smtp = config.mail.smtp ? await startSmtpListener(mailDeps, config.mail.smtp) : undefined;
@@ -86,6 +98,7 @@ export async function serveGateway({ config, logger, redis, redisUrl, mongo, kin
       await mcp.close();
       await http.close();
       await admin.close();
+      await brokerEpoch.close();
       await client.close();
     },
   };

@@ -8,6 +8,7 @@ import { McpError, ErrorCode, type ReadResourceResult } from '@modelcontextproto
 import { z } from 'zod';
 import { RequestError, type AnyKind, type Logger, type ResourceContract } from '../../actors/runtime/contract.js';
 import { callActor, type ActorCallDeps, type ActorFailure, type McpUser } from '../actor-call.js';
+import { BROKER_RESET_CODE } from '../broker-reset.js';
 import { dependencyOutageOf, OUTAGE_CODES } from '../dependency-outage.js';
 import { failureText } from './tools.js';
 
@@ -72,6 +73,6 @@ export function registerResources(server: McpServer, resources: CatalogueResourc
 
 function resourceError(failure: ActorFailure): McpError {
   const code =
-    failure.code === 'not_found' ? RESOURCE_NOT_FOUND : failure.code === 'bad_request' ? ErrorCode.InvalidParams : OUTAGE_CODES.has(failure.code) ? ErrorCode.InternalError : ErrorCode.InvalidRequest;
+    failure.code === 'not_found' ? RESOURCE_NOT_FOUND : failure.code === 'bad_request' ? ErrorCode.InvalidParams : OUTAGE_CODES.has(failure.code) || failure.code === BROKER_RESET_CODE ? ErrorCode.InternalError : ErrorCode.InvalidRequest;
   return new McpError(code, failureText(failure), { code: failure.code, details: failure.details });
 }

@@ -1,7 +1,7 @@
 /**
  * A redis-server of a test's own that can be stopped and started again on the same port and data
- * directory, as an operator restarts Redis. Append-only persistence is on, so what was acknowledged
- * before a stop (SIGTERM: Redis flushes the AOF as it exits) is there after the start.
+ * directory, as an operator restarts Redis. Append-only persistence is on unless turned off, so what was
+ * acknowledged before a stop (SIGTERM: Redis flushes the AOF as it exits) is there after the start.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
@@ -20,7 +20,8 @@ export interface RestartableRedis {
   remove(): Promise<void>;
 }
 
-export async function startRestartableRedis(): Promise<RestartableRedis> {
+/** `persistence: false` runs without the append-only file: a restart then comes back empty, as a Redis that lost its data. */
+export async function startRestartableRedis(options: { persistence?: boolean } = {}): Promise<RestartableRedis> {
   const port = await freePort();
   const dir = await tempDir('troupe-test-redis-restart');
   const url = `redis://127.0.0.1:${port}`;
@@ -36,7 +37,7 @@ export async function startRestartableRedis(): Promise<RestartableRedis> {
 
   const start = async () => {
     if (child) throw new Error('redis-server is already running');
-    const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir.dir, '--save', '', '--appendonly', 'yes'], {
+    const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir.dir, '--save', '', '--appendonly', options.persistence === false ? 'no' : 'yes'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = server;
