@@ -111,11 +111,11 @@ describe('embedded mongo: mongoose 9 model paths', function () {
       expect(await Users.countDocuments()).to.equal(0);
     });
 
-    it('findOneAndUpdate with { upsert: true, new: true } creates then updates, with timestamps', async function () {
+    it("findOneAndUpdate with { upsert: true, returnDocument: 'after' } creates then updates, with timestamps", async function () {
       const schema = new Schema({ key: { type: String, unique: true }, hits: Number }, { timestamps: true });
       const Stats = conn.model(uniqueName('Stat'), schema);
       await Stats.init();
-      const created = await Stats.findOneAndUpdate({ key: 'home' }, { $inc: { hits: 1 } }, { upsert: true, new: true });
+      const created = await Stats.findOneAndUpdate({ key: 'home' }, { $inc: { hits: 1 } }, { upsert: true, returnDocument: 'after' });
       expect(created?.hits).to.equal(1);
       expect(created?.key).to.equal('home');
       expect(created?.get('createdAt')).to.be.instanceOf(Date);
@@ -123,7 +123,7 @@ describe('embedded mongo: mongoose 9 model paths', function () {
       expect(updated?.hits).to.equal(2);
       expect(updated?.get('createdAt').getTime()).to.equal(created?.get('createdAt').getTime());
       expect(await Stats.countDocuments()).to.equal(1);
-      const before = await Stats.findOneAndUpdate({ key: 'home' }, { $inc: { hits: 1 } }, { new: false });
+      const before = await Stats.findOneAndUpdate({ key: 'home' }, { $inc: { hits: 1 } }, { returnDocument: 'before' });
       expect(before?.hits).to.equal(2);
     });
 
