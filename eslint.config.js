@@ -14,7 +14,22 @@ export default defineConfig(
     },
   },
   {
-    // The CLI's plain-JS launcher runs on Node before tsx is registered.
+    // These run from the bundle in dist/server/<hash>/, at another depth than their sources: a path
+    // relative to the module would point nowhere. Paths start from PACKAGE_ROOT (models/package-root.ts).
+    files: ['actors/**/*.ts', 'gateway/**/*.ts', 'models/**/*.ts', 'queues/**/*.ts', 'logging/**/*.ts', 'scripts/**/*.ts'],
+    ignores: ['models/package-root.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='URL'] > MemberExpression.arguments[object.type='MetaProperty'][property.name='url']",
+          message: 'troupe runs bundled: find files from PACKAGE_ROOT (models/package-root.ts), not relative to import.meta.url.',
+        },
+      ],
+    },
+  },
+  {
+    // The CLI's plain-JS launcher and its bundler run on plain Node.
     files: ['bin/**/*.js'],
     languageOptions: { globals: { process: 'readonly' } },
   },

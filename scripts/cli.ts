@@ -4,6 +4,7 @@ import { MongoUnavailableError } from '../models/mongo-unavailable-error.js';
 import { RedisMisconfiguredError } from '../queues/redis-misconfigured-error.js';
 import { RedisUnavailableError } from '../queues/redis-unavailable-error.js';
 import packageJson from '../package.json' with { type: 'json' };
+import { FAULTS, type FaultName } from './bench/fault-names.js';
 import { ConfigError, loadConfig } from './config.js';
 
 /** Errors whose message is the whole story: printed alone, without a stack trace. */
@@ -438,6 +439,33 @@ bench
       const result = await runWebBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, ...options });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return Object.values(result.acceptance).every(Boolean) ? 0 : 1;
+    })(),
+  );
+
+function faultList(value: string): FaultName[] {
+  const names = value.split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !(FAULTS as readonly string[]).includes(name));
+  if (names.length === 0 || unknown.length) throw new InvalidArgumentError(`a comma-separated list of ${FAULTS.join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`);
+  return names as FaultName[];
+}
+
+bench
+  .command('faults')
+  .description('the runtime under faults, with real processes on loopback: worker kill -9 (takeover), MongoDB kill -9 and restart, Redis restarted empty, slow and hostile clients (about 8 minutes)')
+  .option('--only <faults>', `run only these, comma-separated: ${FAULTS.join(', ')}`, faultList, [...FAULTS])
+  .option('--kills <n>', 'worker kill -9s for the takeover figures', countOption, 20)
+  .option('--restarts <n>', 'MongoDB kill -9s and restarts', countOption, 5)
+  .option('--resets <n>', 'Redis restarts without its data', countOption, 3)
+  .option('--sse-clients <n>', 'SSE clients that never read', countOption, 200)
+  .option('--slowloris <n>', 'requests whose headers never finish', countOption, 50)
+  .action((options: { only: FaultName[]; kills: number; restarts: number; resets: number; sseClients: number; slowloris: number }) =>
+    exitWith(async () => {
+      const config = loadConfig();
+      const [{ createLogger }, { runFaultsBench }] = await Promise.all([import('../logging/logger.js'), import('./bench/faults.js')]);
+      const logger = createLogger({ ...config.log, fd: 2 });
+      const result = await runFaultsBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, ...options });
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      return Object.values(result.acceptance as Record<string, boolean | undefined>).every((met) => met !== false) ? 0 : 1;
     })(),
   );
 
