@@ -11,8 +11,12 @@ import type Koa from 'koa';
 import type { Socket } from 'node:net';
 import type { SseFrame } from 'koa-sse-stream';
 
-/** Room for a burst of tokens or a few large events; a client further behind resumes with Last-Event-ID. */
-export const DEFAULT_SEND_BUFFER_CAP_BYTES = 1024 ** 2;
+/**
+ * Room for a burst of tokens or a few large events (a whole streamed answer is tens of KB); a client
+ * further behind resumes with Last-Event-ID. A lower cap also spends less of the event loop on clients
+ * that will be dropped anyway: with 200 that never read, /healthz p99 was 36 ms at 256 KiB, 55 ms at 1 MiB.
+ */
+export const DEFAULT_SEND_BUFFER_CAP_BYTES = 256 * 1024;
 
 const CAP = Symbol('troupe.sseSendBufferCap');
 

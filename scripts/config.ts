@@ -3,6 +3,7 @@ import { EMBEDDINGS_PROVIDERS } from '../actors/documents/embeddings.js';
 import { DEFAULT_TAKEOVER_SETTINGS } from '../actors/runtime/liveness.js';
 import { LLM_SECRET_VARIABLES, LLM_URL_VARIABLES, llmConfigFromEnv, llmEnvSchema } from '../actors/llm/config.js';
 import { kindLimitsVariable } from '../gateway/kind-limits.js';
+import { DEFAULT_SEND_BUFFER_CAP_BYTES } from '../gateway/send-buffer-cap.js';
 import { LOG_LEVELS, type LogLevel } from '../logging/logger.js';
 import { maskUrlCredentials } from '../logging/mask-url-credentials.js';
 
@@ -167,7 +168,7 @@ export const configSchema = z
     HTTP_HEADERS_TIMEOUT_SECONDS: positiveInteger().default(10),
     HTTP_REQUEST_TIMEOUT_SECONDS: positiveInteger().default(120),
     HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: positiveInteger().default(5),
-    SSE_SEND_BUFFER_CAP: byteSize().default(1024 ** 2),
+    SSE_SEND_BUFFER_CAP: byteSize().default(DEFAULT_SEND_BUFFER_CAP_BYTES),
     ...llmEnvSchema.shape,
   })
   .superRefine((env, ctx) => {

@@ -16,7 +16,7 @@ describe('loadConfig', () => {
     const expected: Config = {
       nodeEnv: 'development',
       http: { host: '127.0.0.1', port: 8080, headersTimeoutMs: 10_000, requestTimeoutMs: 120_000, keepAliveTimeoutMs: 5_000 },
-      sse: { sendBufferCapBytes: 1024 * 1024 },
+      sse: { sendBufferCapBytes: 256 * 1024 },
       redis: { url: undefined, prefix: 'troupe', localDataDir: '.troupe/redis', allowEviction: false },
       mongo: { uri: undefined, dbName: 'troupe', embedded: { port: 0, dbpath: '.troupe/mongo' }, outageRetryMs: 30_000 },
       log: { level: 'info', pretty: undefined },

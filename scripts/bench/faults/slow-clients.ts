@@ -12,6 +12,7 @@ import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
+import { loadConfig } from '../../config.js';
 import { RedisNames } from '../../../queues/keys.js';
 import type { Logger } from '../../../logging/logger.js';
 import { benchPrefix, createBenchUser, deleteBenchKeys, freePort, latencySummary, troupe, type BenchProcess } from '../troupe-processes.js';
@@ -128,7 +129,7 @@ export async function runSlowClientsBench(options: { redisUrl: string; logger: L
       sse_clients: sseClients,
       slowloris,
       feed_pushed_mb: Math.round((ENTRIES * ENTRY_BYTES) / 1024 / 102.4) / 10,
-      send_buffer_cap: '1mb (default SSE_SEND_BUFFER_CAP)',
+      send_buffer_cap_bytes: loadConfig().sse.sendBufferCapBytes,
       headers_timeout_s: 10,
       healthz_before: latencySummary(baseline, [50, 99]),
       healthz_during_attack: { ...latencySummary(duringSamples, [50, 99]), samples: duringSamples.length },
