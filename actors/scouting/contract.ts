@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { ActorMessage, BatchRouteContract, HttpRouteContract, StateRouteContract, ToolContract } from '../runtime/contract.js';
+import type { ActorMessage, BatchRouteContract, HttpRouteContract, ResourceContract, StateRouteContract, ToolContract } from '../runtime/contract.js';
 import { LIMITS, Sport } from './schemas.js';
 import { runView, type RunView, type ScoutingRunState } from './state.js';
 
@@ -236,5 +236,25 @@ export const tools: ToolContract[] = [
     description: 'Searches the players your scouting runs saved, by name and sport; each with its latest report id.',
     input: { query: z.string().trim().max(200).optional().describe('Part of a name'), sport: Sport.optional(), limit: z.number().int().min(1).max(100).optional() },
     toMessage: (args) => ({ kind: SCOUTING_RECORDS_KIND, actorId: 'service', type: 'list_players', payload: { q: args.query, sport: args.sport, limit: args.limit ?? 20 } }),
+  },
+];
+
+/** What an agent reads into its context: a run as it stands, and a saved report. */
+export const resources: ResourceContract[] = [
+  {
+    name: 'scouting-run',
+    title: 'A scouting run',
+    description: 'A scouting run as scouting_status answers: its status, the gate it waits at with what to decide, and its result once done.',
+    uriTemplate: 'scouting://run/{run_id}',
+    toMessage: (variables) => ({ actorId: variables.run_id!, type: 'status', payload: {} }),
+  },
+  {
+    name: 'scouting-report',
+    title: 'A saved scouting report',
+    description: 'A saved report as Markdown with its citations, for an LLM\'s context.',
+    uriTemplate: 'scouting://report/{report_id}',
+    mimeType: 'text/markdown',
+    toMessage: (variables) => ({ kind: SCOUTING_RECORDS_KIND, actorId: 'service', type: 'get_report', payload: { id: variables.report_id } }),
+    render: (data) => (data as { report: { report_text: string } }).report.report_text,
   },
 ];

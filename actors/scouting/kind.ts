@@ -7,7 +7,7 @@
 import { actorStates } from '../../models/actor-record.js';
 import { scoutingModels } from '../../models/scouting-records.js';
 import { RequestError, type ActorKind, type ServiceKind, type TurnContext } from '../runtime/contract.js';
-import { batches, http, messages, reads, recordMessages, SCOUTING_KIND, SCOUTING_RECORDS_KIND, tools, type ResumePayload, type StartPayload } from './contract.js';
+import { batches, http, messages, reads, recordMessages, resources, SCOUTING_KIND, SCOUTING_RECORDS_KIND, tools, type ResumePayload, type StartPayload } from './contract.js';
 import { validatePlanEdit } from './plan.js';
 import { LIMITS } from './schemas.js';
 import type { RunStep } from './run-advance.js';
@@ -94,6 +94,7 @@ export const scoutingKind: ActorKind<ScoutingRunState> = {
   reads,
   batches,
   tools,
+  resources,
   // Spec 7.3: 10 runs started per user per hour (approvals are not new runs), 3 working at once.
   limits: { rate: { points: 10, durationSeconds: 3600 }, concurrent: 3, rateCounts: { types: ['start'], noun: 'runs started' } },
   // Spec NFR-02: an activity may take 5 minutes.

@@ -220,6 +220,17 @@ describe('scouting on a running troupe (HTTP, SSE and MCP, offline)', function (
     expect((status.structuredContent as Structured).pending_gate).to.include({ gate: 'player_approval' });
     const saved = await tool('scouting_resume', { run_id: runId, type: 'player_approval', action: 'approve' });
     expect(((saved.structuredContent as Structured).result as Structured).saved).to.equal(true);
+    // The same run and its saved report as resources an agent reads into its context.
+    const templates = (await mcp.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
+    expect(templates).to.include.members(['scouting://run/{run_id}', 'scouting://report/{report_id}']);
+    const run = JSON.parse(((await mcp.readResource({ uri: `scouting://run/${runId}` })).contents[0] as { text: string }).text) as Structured;
+    expect(run).to.include({ run_id: runId, status: 'completed' });
+    const reportId = ((saved.structuredContent as Structured).result as Structured).report_id as string;
+    const report = (await mcp.readResource({ uri: `scouting://report/${reportId}` })).contents[0] as { text: string; mimeType?: string };
+    expect(report.mimeType).to.equal('text/markdown');
+    expect(report.text).to.include('June Okafor');
+    const unknown = await mcp.readResource({ uri: 'scouting://report/no-such-report' }).then(() => undefined, (error: Error) => error);
+    expect(unknown?.message).to.include('not found');
     const found = await tool('players_search', { query: 'okafor' });
     expect(textOf(found)).to.include('June Okafor');
     const refused = await tool('scouting_resume', { run_id: runId, type: 'player_approval', action: 'approve' });
