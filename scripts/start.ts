@@ -24,6 +24,11 @@ export async function runStart(config: Config, kinds: AnyKind[]): Promise<number
   const logger = createLogger(config.log);
   const shutdown = new ShutdownSequence();
   const signalled = onShutdownSignal(logger);
+  // npm start serves the web client, built when missing or older than its sources. The build (esbuild,
+  // then brotli and gzip in the thread pool) runs beside the rest of the start-up, the first start's
+  // MTG load included, and is awaited just before the gateway serves it.
+  const webBuild = ensureWebBuild((line) => logger.info({ component: 'web' }, line));
+  webBuild.catch(() => undefined);
 
   try {
     const redisLogger = logger.child({ component: 'redis' });
@@ -57,8 +62,7 @@ export async function runStart(config: Config, kinds: AnyKind[]): Promise<number
     const metrics = new TroupeMetrics();
     const workers = await startWorkers({ redisUrl: redis.url, mongo: mongo.connection, kinds, ...agents, logger: logger.child({ component: 'worker' }), names, observer: metrics, storeOutageRetryMs: config.mongo.outageRetryMs, takeover: config.takeover });
     shutdown.add('workers', () => workers.close());
-    // npm start serves the web client: built here when missing or older than its sources.
-    const web = await ensureWebBuild((line) => logger.info({ component: 'web' }, line));
+    const web = await webBuild;
     const gateway = await serveGateway({ config, logger, redis: redis.client, redisUrl: redis.url, mongo: mongo.connection, kinds, names, webClientDir: web.dir, metrics });
     shutdown.add('gateway', () => gateway.close());
     ownGateway.url = gateway.url;
