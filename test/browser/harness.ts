@@ -7,12 +7,12 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { pollUntil } from '../support/async.js';
 import { deleteRedisPrefix } from '../support/redis-prefix.js';
+import { startTcpRelay, type TcpRelay } from '../support/tcp-relay.js';
 import { freePort } from '../support/troupe-mongo-process.js';
 import { createUserKey, runTroupe, spawnTroupe, startSeededMongo, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
 
@@ -77,7 +77,7 @@ export function useWebTroupe(): () => WebTroupe {
   const processes: TroupeProcess[] = [];
   const redisPrefix = `troupe-web-${randomUUID().slice(0, 8)}`;
   let browser: Browser | undefined;
-  let proxy: { server: Server; sockets: Set<Socket> } | undefined;
+  let proxy: TcpRelay | undefined;
 
   before(async function () {
     this.timeout(240_000);
@@ -138,18 +138,13 @@ export function useWebTroupe(): () => WebTroupe {
       return context;
     };
 
-    proxy = await startDroppingProxy(port);
-    const proxyPort = (proxy.server.address() as { port: number }).port;
+    proxy = await startTcpRelay('127.0.0.1', port);
+    const proxyPort = proxy.port;
 
     web = {
       base,
       proxyBase: `http://127.0.0.1:${proxyPort}`,
-      dropConnections() {
-        const count = proxy!.sockets.size;
-        for (const socket of proxy!.sockets) socket.destroy();
-        proxy!.sockets.clear();
-        return count;
-      },
+      dropConnections: () => proxy!.dropConnections(),
       env,
       browser: launched,
       startLoginLink,
@@ -180,10 +175,7 @@ export function useWebTroupe(): () => WebTroupe {
   after(async function () {
     this.timeout(60_000);
     await browser?.close().catch(() => undefined);
-    if (proxy) {
-      for (const socket of proxy.sockets) socket.destroy();
-      await new Promise((resolve) => proxy!.server.close(resolve));
-    }
+    await proxy?.close();
     await Promise.all(processes.map((p) => p.kill()));
     await deleteRedisPrefix(redisPrefix);
   });
@@ -192,22 +184,4 @@ export function useWebTroupe(): () => WebTroupe {
     if (!web) throw new Error('the web troupe is not started (useWebTroupe registers a before hook)');
     return web;
   };
-}
-
-/** A loopback TCP proxy to `targetPort` that remembers its sockets, so a test can cut them all. */
-async function startDroppingProxy(targetPort: number): Promise<{ server: Server; sockets: Set<Socket> }> {
-  const sockets = new Set<Socket>();
-  const server = createServer((client) => {
-    const upstream = connect(targetPort, '127.0.0.1');
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => undefined);
-    }
-    client.pipe(upstream).pipe(client);
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, sockets };
 }

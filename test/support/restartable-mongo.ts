@@ -10,10 +10,9 @@
  *   paths, not the server's durability. The URI must name one server (the primary); the relayed URI
  *   uses directConnection so the driver does not go around the relay to the hosts the server advertises.
  */
-import net from 'node:net';
-import { once } from 'node:events';
 import { MongoClient } from 'mongodb';
-import { freePort, tempDir, TroupeMongoProcesses } from './troupe-mongo-process.js';
+import { startTcpRelay } from './tcp-relay.js';
+import { tempDir, TroupeMongoProcesses } from './troupe-mongo-process.js';
 
 export interface RestartableMongo {
   /** What the processes under test get as MONGODB_URI. */
@@ -57,47 +56,18 @@ async function relayedMongo(realUri: string): Promise<RestartableMongo> {
   if (target.protocol !== 'mongodb:' || target.host.includes(',')) throw new Error('MONGODB_URI must be mongodb://HOST:PORT/... naming one server for the relayed outage test');
   if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) throw new Error(`MONGODB_URI must be on a loopback address (got ${target.hostname})`);
   const targetPort = Number(target.port || 27017);
-  const port = await freePort();
-  const sockets = new Set<net.Socket>();
-  let server: net.Server | undefined;
-
-  const listen = async () => {
-    server = net.createServer((client) => {
-      const upstream = net.connect(targetPort, target.hostname.replace(/^\[|\]$/g, ''));
-      for (const socket of [client, upstream]) {
-        sockets.add(socket);
-        socket.on('close', () => sockets.delete(socket));
-        socket.on('error', () => undefined);
-      }
-      client.pipe(upstream).pipe(client);
-      client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
-    });
-    server.listen(port, '127.0.0.1');
-    await once(server, 'listening');
-  };
-  const close = async () => {
-    if (!server) return;
-    const closing = server;
-    server = undefined;
-    const closed = once(closing, 'close');
-    closing.close();
-    for (const socket of sockets) socket.destroy();
-    await closed;
-  };
-
-  await listen();
+  const relay = await startTcpRelay(target.hostname.replace(/^\[|\]$/g, ''), targetPort);
   const relayed = new URL(realUri);
-  relayed.host = `127.0.0.1:${port}`;
+  relayed.host = `127.0.0.1:${relay.port}`;
   relayed.searchParams.delete('replicaSet');
   relayed.searchParams.set('directConnection', 'true');
   return {
     uri: relayed.toString(),
     mode: 'relayed',
-    interrupt: close,
-    resume: listen,
+    interrupt: () => relay.close(),
+    resume: () => relay.reopen(),
     async remove(dbName) {
-      await close();
+      await relay.close();
       const client = new MongoClient(realUri, { serverSelectionTimeoutMS: 5_000 });
       try {
         await client.db(dbName).dropDatabase();
