@@ -185,12 +185,18 @@ const seed = program.command('seed').description('load a bundled dataset into Mo
 seed
   .command('mtg')
   .option('--force', 'reload even if this version of the dataset is already loaded')
+  .option('--verify', 'load nothing: recompute the daily counts from the raw collections and report any difference (exit 1 if there is one)')
   .description('load the MTG tournament dataset (tournaments, decklists, matches, cards); does nothing if already loaded')
-  .action((options: { force?: boolean }) =>
+  .action((options: { force?: boolean; verify?: boolean }) =>
     exitWith(async () => {
       const config = loadConfig();
-      const { runSeedMtg } = await import('./seed-mtg.js');
-      return runSeedMtg(config, { force: options.force === true });
+      const { runSeedMtg, runSeedMtgVerify, SeedMtgFlags } = await import('./seed-mtg.js');
+      const flags = SeedMtgFlags.safeParse(options);
+      if (!flags.success) {
+        process.stderr.write(`troupe seed mtg: ${flags.error.issues.map((issue) => issue.message).join('; ')}\n`);
+        return 1;
+      }
+      return flags.data.verify ? runSeedMtgVerify(config) : runSeedMtg(config, { force: flags.data.force });
     })(),
   );
 

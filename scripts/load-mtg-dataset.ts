@@ -4,7 +4,7 @@
  */
 import type { Connection } from 'mongoose';
 import { embeddedMongoInThisProcess, type EmbeddedMongo } from '../models/embedded/index.js';
-import { mtgModels, seedMtg, type SeedMtgOptions, type SeedMtgResult } from '../models/mtg/seed.js';
+import { mtgDailyCountModels, mtgModels, seedMtg, type SeedMtgOptions, type SeedMtgResult } from '../models/mtg/seed.js';
 import type { Logger } from '../logging/logger.js';
 
 /** Documents per insert when the embedded server runs in this process (one journal sync each). */
@@ -44,13 +44,13 @@ export async function seedMtgFast(connection: Connection, options: SeedMtgOption
 }
 
 /**
- * While the dataset loads into the embedded server this process runs, the MTG models' insertMany goes
- * to that server directly (EmbeddedMongo.insertMany: the same insert command, durable on return) instead
- * of through the driver and the wire, where serializing and parsing 80 MB of documents took most of the
- * load's time. Returns what puts the models' own insertMany back.
+ * While the dataset loads into the embedded server this process runs, the MTG models' insertMany (the
+ * daily counts' included) goes to that server directly (EmbeddedMongo.insertMany: the same insert
+ * command, durable on return) instead of through the driver and the wire, where serializing and
+ * parsing 80 MB of documents took most of the load's time. Returns what puts the models' own insertMany back.
  */
 function insertWithoutTheWire(connection: Connection, server: EmbeddedMongo): () => void {
-  const models = Object.values(mtgModels(connection));
+  const models = [...Object.values(mtgModels(connection)), ...Object.values(mtgDailyCountModels(connection))];
   for (const model of models) {
     const collection = model.collection.collectionName;
     const insertMany = async (docs: object[], options: { ordered?: boolean } = {}) => {

@@ -1,8 +1,12 @@
 /**
  * `troupe seed mtg [--force]`: loads the bundled MTG tournament dataset into MongoDB (MONGODB_URI or the
  * embedded server), unless it is already there. Progress goes to stderr, the summary to stdout.
+ * `troupe seed mtg --verify` loads nothing: it checks the daily counts against the raw collections.
  */
-import { MTG_COLLECTIONS, type SeedMtgResult } from '../models/mtg/seed.js';
+import { performance } from 'node:perf_hooks';
+import { z } from 'zod';
+import { verifyDailyCounts, type DailyCountsCheck } from '../models/mtg/daily-counts-verification.js';
+import { MTG_COLLECTIONS, mtgDatasetMarker, type SeedMtgResult } from '../models/mtg/seed.js';
 import { connectOrReport, quieterLogLevel } from './command-mongo.js';
 import type { Config } from './config.js';
 import { seedMtgFast } from './load-mtg-dataset.js';
@@ -15,6 +19,14 @@ export interface SeedCommandIo {
 }
 
 const defaultIo: SeedCommandIo = { stdout: process.stdout, stderr: process.stderr };
+
+/** `seed mtg`'s options as commander parses them. */
+export const SeedMtgFlags = z
+  .object({ force: z.boolean().default(false), verify: z.boolean().default(false) })
+  .refine((flags) => !(flags.force && flags.verify), { message: '--force and --verify do not go together: --verify loads nothing' });
+
+/** Differences listed in full; the rest are counted. */
+const LISTED_DIFFERENCES = 20;
 
 export async function runSeedMtg(config: Config, { force = false }: { force?: boolean } = {}, io = defaultIo): Promise<number> {
   const logger = createLogger({ ...config.log, level: quieterLogLevel(config.log.level), fd: 2 });
@@ -33,6 +45,38 @@ export async function runSeedMtg(config: Config, { force = false }: { force?: bo
   }
   io.stdout.write(seedSummary(result));
   return 0;
+}
+
+/** 0 when the stored daily counts equal those recomputed from the raw collections; 1 with the first differences otherwise. */
+export async function runSeedMtgVerify(config: Config, io = defaultIo): Promise<number> {
+  const started = performance.now();
+  const logger = createLogger({ ...config.log, level: quieterLogLevel(config.log.level), fd: 2 });
+  const mongo = await connectOrReport(config, logger, 'troupe seed mtg --verify', io.stderr);
+  if (!mongo) return 1;
+  let check: DailyCountsCheck;
+  try {
+    if ((await mtgDatasetMarker(mongo.connection)) === undefined) {
+      io.stderr.write('troupe seed mtg --verify: no complete MTG load to verify (no dataset marker); run `troupe seed mtg` first\n');
+      return 1;
+    }
+    check = await verifyDailyCounts(mongo.connection);
+  } finally {
+    await mongo.stop();
+  }
+  io.stdout.write(verifySummary(check, Math.round((performance.now() - started) / 100) / 10));
+  return check.differences.length === 0 ? 0 : 1;
+}
+
+/** What --verify found. */
+export function verifySummary(check: DailyCountsCheck, seconds: number): string {
+  const checked = `${count(check.documents.decks)} mtg_daily_decks and ${count(check.documents.matches)} mtg_daily_matches documents`;
+  if (check.differences.length === 0) return `aggregates match: ${checked} recomputed from mtg_decklists and mtg_matches (${seconds.toFixed(1)} s).\n`;
+  const listed = check.differences.slice(0, LISTED_DIFFERENCES).map((difference) => `  ${difference}\n`).join('');
+  const more = check.differences.length > LISTED_DIFFERENCES ? `  … and ${check.differences.length - LISTED_DIFFERENCES} more\n` : '';
+  return (
+    `aggregates differ from mtg_decklists and mtg_matches in ${count(check.differences.length)} figure${check.differences.length === 1 ? '' : 's'} (${checked} recomputed):\n` +
+    `${listed}${more}Rebuild them with: troupe seed mtg --force\n`
+  );
 }
 
 /** What a seed did, counts per collection and seconds. */

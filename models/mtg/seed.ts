@@ -2,7 +2,9 @@
  * Loads the bundled MTG dataset into MongoDB, once. The `datasets` marker ({_id: 'mtg'}) is written
  * after everything else: with a marker for the same files nothing is done; without one, whatever an
  * interrupted load left is cleared and the load starts over; a marker for other files (the shipped
- * dataset changed) means a reload.
+ * dataset changed) means a reload. The daily counts the meta tools read (mtg_daily_decks,
+ * mtg_daily_matches) are computed in memory from the same documents and written before the marker too,
+ * so a marker always stands for raw collections and counts that agree.
  */
 import { performance } from 'node:perf_hooks';
 import type { Connection, Model } from 'mongoose';
@@ -10,18 +12,25 @@ import { mtgCards } from './card.js';
 import { MTG_DATA_DIR, parseMtgDataset, readMtgDatasetFiles } from './dataset-files.js';
 import { datasetMarkers, type DatasetMarker } from './dataset-marker.js';
 import { cardDocument, decklistDocument, matchDocument, tournamentDocument } from './dataset-records.js';
+import { dailyDeckCounts, dailyMatchCounts } from './daily-counts.js';
+import { mtgDailyDecks } from './daily-deck-counts.js';
+import { mtgDailyMatches } from './daily-match-counts.js';
 import { mtgDecklists } from './decklist.js';
 import { mtgMatches } from './match.js';
 import { mtgTournaments } from './tournament.js';
 
 export const MTG_DATASET_ID = 'mtg';
 /** Bumped when the documents built from the same files change shape: a load of an older version is reloaded. */
-export const MTG_DOCUMENTS_VERSION = 2;
+export const MTG_DOCUMENTS_VERSION = 3;
 
 /** The collections the dataset fills, in load order. */
 export const MTG_COLLECTIONS = ['cards', 'tournaments', 'decklists', 'matches'] as const;
 export type MtgCollection = (typeof MTG_COLLECTIONS)[number];
 export type MtgCounts = Record<MtgCollection, number>;
+
+/** The collections of daily counts computed from `decklists` and `matches`, written after them. */
+export const MTG_DAILY_COUNT_COLLECTIONS = ['daily_decks', 'daily_matches'] as const;
+export type MtgDailyCountCollection = (typeof MTG_DAILY_COUNT_COLLECTIONS)[number];
 
 export interface SeedProgress {
   collection: MtgCollection;
@@ -63,6 +72,13 @@ export function mtgModels(connection: Connection): { [C in MtgCollection]: Model
   };
 }
 
+export function mtgDailyCountModels(connection: Connection): { [C in MtgDailyCountCollection]: Model<never> } {
+  return {
+    daily_decks: mtgDailyDecks(connection) as unknown as Model<never>,
+    daily_matches: mtgDailyMatches(connection) as unknown as Model<never>,
+  };
+}
+
 /** The marker of a complete load, if there is one. */
 export async function mtgDatasetMarker(connection: Connection): Promise<DatasetMarker | undefined> {
   return (await datasetMarkers(connection).findById(MTG_DATASET_ID).lean<DatasetMarker>()) ?? undefined;
@@ -74,6 +90,8 @@ export async function seedMtg(connection: Connection, options: SeedMtgOptions = 
   const files = await readMtgDatasetFiles(dataDir);
   const markers = datasetMarkers(connection);
   const models = mtgModels(connection);
+  const dailyModels = mtgDailyCountModels(connection);
+  const everyModel = [...Object.values(models), ...Object.values(dailyModels)];
   const previous = await mtgDatasetMarker(connection);
   const seconds = () => Math.round((performance.now() - started) / 10) / 100;
 
@@ -83,13 +101,13 @@ export async function seedMtg(connection: Connection, options: SeedMtgOptions = 
 
   let replaced: SeedMtgResult['replaced'] = force && previous !== undefined ? 'forced' : previous !== undefined ? 'outdated' : 'nothing';
   // Without a marker, documents can only be the remains of a load that did not finish.
-  if (replaced === 'nothing' && Object.values(await countDocuments(models)).some((count) => count > 0)) replaced = 'partial';
+  if (replaced === 'nothing' && (await Promise.all(everyModel.map((model) => model.estimatedDocumentCount()))).some((count) => count > 0)) replaced = 'partial';
   if (replaced !== 'nothing') {
     // The marker goes first: if clearing is interrupted too, the next run still sees a partial load.
     await markers.deleteOne({ _id: MTG_DATASET_ID });
-    await Promise.all(MTG_COLLECTIONS.map((name) => models[name].deleteMany({})));
+    await Promise.all(everyModel.map((model) => model.deleteMany({})));
   }
-  await Promise.all(MTG_COLLECTIONS.map((name) => models[name].init()));
+  await Promise.all(everyModel.map((model) => model.init()));
 
   const dataset = parseMtgDataset(files);
   const cardNames = dataset.cards.map((card) => card.name);
@@ -97,11 +115,12 @@ export async function seedMtg(connection: Connection, options: SeedMtgOptions = 
   const tournamentsById = new Map(tournaments.map((tournament) => [tournament._id, tournament]));
   const decklists = dataset.decklists.map((decklist) => decklistDocument(decklist, cardNames));
   const decklistsById = new Map(decklists.map((decklist) => [decklist._id, decklist]));
+  const matches = dataset.matches.map((match) => matchDocument(match, tournamentsById, decklistsById));
   const documents: Record<MtgCollection, () => object[]> = {
     cards: () => dataset.cards.map(cardDocument),
     tournaments: () => tournaments,
     decklists: () => decklists,
-    matches: () => dataset.matches.map((match) => matchDocument(match, tournamentsById, decklistsById)),
+    matches: () => matches,
   };
 
   const overallTotal = MTG_COLLECTIONS.reduce((sum, name) => sum + dataset[name].length, 0);
@@ -117,9 +136,21 @@ export async function seedMtg(connection: Connection, options: SeedMtgOptions = 
     }
   }
 
+  // From the documents in memory: grouping them again in MongoDB would read back everything just written.
+  const daily: Record<MtgDailyCountCollection, object[]> = { daily_decks: dailyDeckCounts(decklists), daily_matches: dailyMatchCounts(matches) };
+  for (const name of MTG_DAILY_COUNT_COLLECTIONS) {
+    for (let start = 0; start < daily[name].length; start += batchSize) {
+      await dailyModels[name].insertMany(daily[name].slice(start, start + batchSize) as never[], { ordered: false, lean: true });
+    }
+  }
+
   const counts = await countDocuments(models);
   for (const name of MTG_COLLECTIONS) {
     if (counts[name] !== dataset[name].length) throw new Error(`loaded ${counts[name]} MTG ${name}, expected ${dataset[name].length}`);
+  }
+  for (const name of MTG_DAILY_COUNT_COLLECTIONS) {
+    const stored = await dailyModels[name].estimatedDocumentCount();
+    if (stored !== daily[name].length) throw new Error(`loaded ${stored} MTG ${name}, expected ${daily[name].length}`);
   }
   const marker: DatasetMarker = {
     _id: MTG_DATASET_ID,

@@ -50,9 +50,13 @@ import { expect } from 'chai';
 import mongoose, { type Connection } from 'mongoose';
 import { messages } from '../../actors/meta/contract.js';
 import { deckMatchups, formatArchetypes, formatMatchups, metaRankings } from '../../actors/meta/format-meta.js';
+import { DatasetAnswerCache } from '../../actors/meta/dataset-answer-cache.js';
 import { MetaQueries } from '../../actors/meta/meta-queries.js';
 import { RequestError } from '../../actors/runtime/contract.js';
 import { mtgCards } from '../../models/mtg/card.js';
+import { rebuildDailyCounts } from '../../models/mtg/daily-counts-verification.js';
+import { mtgDailyDecks } from '../../models/mtg/daily-deck-counts.js';
+import { datasetMarkers } from '../../models/mtg/dataset-marker.js';
 import { mtgDecklists, type MtgDecklist } from '../../models/mtg/decklist.js';
 import { mtgMatches, type MtgMatch } from '../../models/mtg/match.js';
 import { mtgTournaments, type MtgTournament } from '../../models/mtg/tournament.js';
@@ -235,6 +239,8 @@ describe('MetaQueries and the format meta tools on a hand-made dataset', functio
     await mtgTournaments(connection).insertMany(TOURNAMENTS.map(tournamentDoc));
     await mtgDecklists(connection).insertMany(DECKS.map(deckDoc));
     await mtgMatches(connection).insertMany(MATCHES.map(matchDoc));
+    // The meta tools read the daily counts a load writes; these documents were inserted by hand.
+    await rebuildDailyCounts(connection);
     await mtgCards(connection).insertMany(
       [
         ['Lightning Bolt', '{R}', 1, 'Instant', ['R']],
@@ -681,6 +687,50 @@ describe('MetaQueries and the format meta tools on a hand-made dataset', functio
       const cards = await queries.cards(['Lightning Bolt', 'Lightning Bolt', 'No Such Card']);
       expect([...cards.keys()]).to.deep.equal(['Lightning Bolt']);
       expect(cards.get('Lightning Bolt')).to.deep.include({ mana_cost: '{R}', mana_value: 1, type_line: 'Instant', colors: ['R'], color_identity: ['R'], is_land: false });
+    });
+  });
+
+  describe('the cache of dataset answers', () => {
+    const marker = (loadedAt: string) =>
+      datasetMarkers(connection).replaceOne({ _id: 'mtg' }, { _id: 'mtg', as_of: '2026-03-10', content_hash: 'test', documents_version: 3, counts: {}, loaded_at: new Date(loadedAt) }, { upsert: true });
+    const window = { start: '2026-03-10', end: '2026-03-10', days: 1 };
+    const boros = async () => (await new MetaQueries(connection).deckTallies('Modern', [window]))[0].find((t) => t.archetype === 'Boros Energy')?.count;
+
+    after(async () => {
+      await datasetMarkers(connection).deleteOne({ _id: 'mtg' });
+      await rebuildDailyCounts(connection);
+    });
+
+    it('keeps answers while the dataset marker stays, and drops them when a load writes a new one', async () => {
+      // 03-10: d1, d2 are Boros Energy.
+      await marker('2026-04-01T00:00:00Z');
+      expect(await boros()).to.equal(2);
+      await mtgDailyDecks(connection).updateOne({ _id: 'Modern/2026-03-10', 'counts.archetype': 'Boros Energy' }, { $inc: { 'counts.$.decks': 10 } });
+      expect(await boros(), 'same marker: the cached answer').to.equal(2);
+      await marker('2026-04-02T00:00:00Z');
+      expect(await boros(), 'a new load: read again').to.equal(12);
+    });
+
+    it('holds a bounded number of answers, dropping the least recently used, and keeps no failure', async () => {
+      const cache = new DatasetAnswerCache(2);
+      let computed = 0;
+      const answer = (key: string) => cache.answer('v1', key, async () => `${key}${++computed}`);
+      expect([await answer('a'), await answer('b'), await answer('a')]).to.deep.equal(['a1', 'b2', 'a1']);
+      expect(await answer('c')).to.equal('c3'); // b was used least recently: it goes
+      expect([await answer('a'), await answer('b')]).to.deep.equal(['a1', 'b4']);
+      expect(cache.size).to.equal(2);
+      await cache.answer('v1', 'x', () => Promise.reject(new Error('down'))).catch(() => {});
+      expect(await cache.answer('v1', 'x', async () => 'x ok')).to.equal('x ok');
+      expect(await cache.answer('v2', 'a', async () => 'a under v2')).to.equal('a under v2');
+      expect(cache.size).to.equal(1);
+    });
+
+    it('caches nothing without a marker (no complete load, or one under way)', async () => {
+      await datasetMarkers(connection).deleteOne({ _id: 'mtg' });
+      await rebuildDailyCounts(connection);
+      expect(await boros()).to.equal(2);
+      await mtgDailyDecks(connection).updateOne({ _id: 'Modern/2026-03-10', 'counts.archetype': 'Boros Energy' }, { $inc: { 'counts.$.decks': 1 } });
+      expect(await boros()).to.equal(3);
     });
   });
 });

@@ -3,11 +3,15 @@ import mongoose, { type Connection } from 'mongoose';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
 import { mtgCards } from '../../models/mtg/card.js';
 import { cardLookupKey } from '../../models/mtg/card-lookup-key.js';
+import { verifyDailyCounts } from '../../models/mtg/daily-counts-verification.js';
+import { mtgDailyDecks } from '../../models/mtg/daily-deck-counts.js';
+import { mtgDailyMatches } from '../../models/mtg/daily-match-counts.js';
 import { datasetMarkers } from '../../models/mtg/dataset-marker.js';
 import { mtgDecklists } from '../../models/mtg/decklist.js';
 import { mtgMatches } from '../../models/mtg/match.js';
 import { MTG_DOCUMENTS_VERSION, seedMtg, type SeedMtgResult, type SeedProgress } from '../../models/mtg/seed.js';
 import { mtgTournaments } from '../../models/mtg/tournament.js';
+import { seedMtgFast } from '../../scripts/load-mtg-dataset.js';
 
 /** meta.json's counts for the shipped dataset (also in models/data/mtg/README.md). */
 const COUNTS = { cards: 6462, tournaments: 1025, decklists: 35716, matches: 45606 };
@@ -51,11 +55,29 @@ describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
     expect(progress.at(-1)).to.deep.include({ collection: 'matches', done: COUNTS.matches, overallDone: progress.at(-1)!.overallTotal });
   });
 
+  it('writes daily counts of decks and matches that add up to the raw collections', async () => {
+    const check = await verifyDailyCounts(connection);
+    expect(check.differences).to.deep.equal([]);
+    expect(check.documents.decks).to.be.greaterThan(300);
+    expect(await mtgDailyDecks(connection).countDocuments()).to.equal(check.documents.decks);
+    expect(await mtgDailyMatches(connection).countDocuments()).to.equal(check.documents.matches);
+    const sum = async (collection: string, field: string) =>
+      (await connection.db!.collection(collection).aggregate<{ n: number }>([{ $unwind: '$counts' }, { $group: { _id: null, n: { $sum: `$counts.${field}` } } }]).toArray())[0].n;
+    expect(await sum('mtg_daily_decks', 'decks')).to.equal(COUNTS.decklists);
+    expect(await sum('mtg_daily_matches', 'matches')).to.equal(COUNTS.matches);
+    // One document per format and day, its counts keyed by what the meta tools group by.
+    const day = await mtgDailyDecks(connection).findById('Pauper/2026-05-17').lean();
+    expect(day).to.deep.include({ format: 'Pauper', day: '2026-05-17', date: new Date('2026-05-17T00:00:00Z') });
+    expect(day!.counts.reduce((n, c) => n + c.decks, 0)).to.equal(await mtgDecklists(connection).countDocuments({ format: 'Pauper', day: '2026-05-17' }));
+  });
+
   it('creates the indexes the meta queries need', async () => {
     const keys = async (collection: string) => (await connection.db!.collection(collection).listIndexes().toArray()).map((index) => index.key as object);
     expect(await keys('mtg_decklists')).to.deep.include.members([{ format: 1, date: 1 }, { format: 1, archetype_name: 1, date: 1 }]);
     expect(await keys('mtg_matches')).to.deep.include.members([{ format: 1, date: 1 }, { deck1_id: 1 }, { deck2_id: 1 }]);
     expect(await keys('mtg_tournaments')).to.deep.include.members([{ format: 1, date: 1 }]);
+    expect(await keys('mtg_daily_decks')).to.deep.include.members([{ format: 1, date: 1 }]);
+    expect(await keys('mtg_daily_matches')).to.deep.include.members([{ format: 1, date: 1 }]);
     const cardIndexes = await connection.db!.collection('mtg_cards').listIndexes().toArray();
     expect(cardIndexes.find((index) => index.key.name === 1)?.unique).to.equal(true);
     expect(cardIndexes.map((index) => index.key as object)).to.deep.include({ lookup_keys: 1 });
@@ -127,6 +149,7 @@ describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
     await datasetMarkers(connection).deleteOne({ _id: 'mtg' });
     await mtgMatches(connection).deleteMany({ _id: { $gt: 20_000 } });
     await mtgDecklists(connection).deleteOne({ _id: 1 });
+    await mtgDailyMatches(connection).deleteMany({ format: 'Modern' });
 
     const repaired = await seedMtg(connection);
     expect(repaired.status).to.equal('loaded');
@@ -134,5 +157,31 @@ describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
     expect(await countAll()).to.deep.equal(COUNTS);
     expect(await mtgDecklists(connection).findById(1).lean()).to.deep.include({ player: 'Elvengrillo' });
     expect(await datasetMarkers(connection).findById('mtg').lean()).to.deep.include({ as_of: '2026-08-08' });
+    expect((await verifyDailyCounts(connection)).differences).to.deep.equal([]);
+  });
+
+  it('writes the same daily counts when loading without the wire (seedMtgFast)', async () => {
+    const reloaded = await seedMtgFast(connection, { force: true });
+    expect(reloaded).to.deep.include({ status: 'loaded', replaced: 'forced' });
+    expect((await verifyDailyCounts(connection)).differences).to.deep.equal([]);
+  });
+
+  it('verify reports a tampered, a missing and an extra daily count', async () => {
+    const day = (await mtgDailyDecks(connection).findById('Modern/2026-08-08').lean())!;
+    const first = day.counts[0];
+    await mtgDailyDecks(connection).updateOne({ _id: day._id }, { $inc: { 'counts.0.decks': 2 } });
+    await mtgDailyMatches(connection).deleteOne({ _id: 'Pauper/2026-05-17' });
+    await mtgDailyMatches(connection).updateOne({ _id: 'Legacy/2026-08-08' }, { $push: { counts: { deck1: 'Nobody', deck2: null, result: 'p1', matches: 1 } } });
+
+    const { differences } = await verifyDailyCounts(connection);
+    expect(differences).to.include(`mtg_daily_decks Modern/2026-08-08 ${first.archetype} (${first.color}): ${first.decks + 2} stored, ${first.decks} expected`);
+    expect(differences).to.include('mtg_daily_matches Legacy/2026-08-08 Nobody vs (no list), p1: 1 stored, none expected');
+    expect(differences).to.include('mtg_daily_matches Pauper/2026-05-17 format: missing stored, Pauper expected');
+    expect(differences.filter((d) => d.startsWith('mtg_daily_matches Pauper/2026-05-17 ')).length).to.be.greaterThan(3);
+    expect(differences.every((d) => / Modern\/2026-08-08 | Legacy\/2026-08-08 | Pauper\/2026-05-17 /.test(d))).to.equal(true);
+
+    // A reload writes them right again.
+    await seedMtg(connection, { force: true });
+    expect((await verifyDailyCounts(connection)).differences).to.deep.equal([]);
   });
 });
