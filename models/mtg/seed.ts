@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Connection, Model } from 'mongoose';
 import { mtgCards } from './card.js';
-import { MTG_DATA_DIR, parseMtgDataset, readMtgDatasetFiles } from './dataset-files.js';
+import { MTG_DATA_DIR, parseMtgDataset, readMtgDatasetFiles, type MtgDataset } from './dataset-files.js';
 import { datasetMarkers, type DatasetMarker } from './dataset-marker.js';
 import { cardDocument, decklistDocument, matchDocument, tournamentDocument } from './dataset-records.js';
 import { dailyDeckCounts, dailyMatchCounts } from './daily-counts.js';
@@ -51,6 +51,13 @@ export interface SeedMtgOptions {
   batchSize?: number;
   /** Called after every batch. */
   onProgress?: (progress: SeedProgress) => void;
+  /**
+   * More records to load with the files' (e.g. `bench:meta --scale`'s synthetic tournaments), built from
+   * the parsed dataset; their ids must not collide with its own. They go through the same documents,
+   * daily counts and marker as the shipped records. Always a load (as with `force`), and the marker's
+   * content_hash gets a `+extra:` suffix, so a later plain `troupe seed mtg` sees other data and reloads the files alone.
+   */
+  extraRecords?: (dataset: MtgDataset) => Pick<MtgDataset, 'tournaments' | 'decklists' | 'matches'>;
 }
 
 export interface SeedMtgResult {
@@ -86,7 +93,8 @@ export async function mtgDatasetMarker(connection: Connection): Promise<DatasetM
 
 export async function seedMtg(connection: Connection, options: SeedMtgOptions = {}): Promise<SeedMtgResult> {
   const started = performance.now();
-  const { dataDir = MTG_DATA_DIR, force = false, batchSize = 1000, onProgress } = options;
+  const { dataDir = MTG_DATA_DIR, batchSize = 1000, onProgress, extraRecords } = options;
+  const force = options.force === true || extraRecords !== undefined;
   const files = await readMtgDatasetFiles(dataDir);
   const markers = datasetMarkers(connection);
   const models = mtgModels(connection);
@@ -110,6 +118,14 @@ export async function seedMtg(connection: Connection, options: SeedMtgOptions = 
   await Promise.all(everyModel.map((model) => model.init()));
 
   const dataset = parseMtgDataset(files);
+  let contentHash = files.contentHash;
+  if (extraRecords !== undefined) {
+    const extra = extraRecords(dataset);
+    dataset.tournaments = dataset.tournaments.concat(extra.tournaments);
+    dataset.decklists = dataset.decklists.concat(extra.decklists);
+    dataset.matches = dataset.matches.concat(extra.matches);
+    contentHash = `${files.contentHash}+extra:${extra.tournaments.length}/${extra.decklists.length}/${extra.matches.length}`;
+  }
   const cardNames = dataset.cards.map((card) => card.name);
   const tournaments = dataset.tournaments.map(tournamentDocument);
   const tournamentsById = new Map(tournaments.map((tournament) => [tournament._id, tournament]));
@@ -155,7 +171,7 @@ export async function seedMtg(connection: Connection, options: SeedMtgOptions = 
   const marker: DatasetMarker = {
     _id: MTG_DATASET_ID,
     as_of: dataset.meta.as_of,
-    content_hash: files.contentHash,
+    content_hash: contentHash,
     documents_version: MTG_DOCUMENTS_VERSION,
     counts,
     loaded_at: new Date(),

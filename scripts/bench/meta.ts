@@ -5,34 +5,90 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../logging/logger.js';
+import { once } from 'node:events';
 import { measureDeckParsing } from './deck-parsing.js';
-import { percentile, startBenchTroupe } from './troupe-processes.js';
+import { loadScaledDataset } from './mtg-scale.js';
+import { percentile, startBenchTroupe, troupe } from './troupe-processes.js';
 
 export interface MetaBenchOptions {
   redisUrl: string;
   logger: Logger;
   /** Timed calls per read tool (the coaching tools get a third as many). */
   calls?: number;
+  /** 1 (default): the shipped data only. N > 1: then N× the tournaments (mtg-scale.ts), measured again. */
+  scale?: number;
+  /** Timed calls per read tool at scale (default: `calls`). */
+  scaleCalls?: number;
 }
 
-/** The tools that only read and aggregate data; the acceptance bound is on these. */
+/** The tools that only read and aggregate data. */
 const READ_TOOLS = ['get_format_meta_rankings', 'get_format_matchup_stats', 'get_format_archetypes', 'get_enriched_deck', 'get_deck_matchup_stats'] as const;
+/** With the offline narrator (no LLM_PROVIDER). */
 const COACHING_TOOLS = ['generate_deck_matchup_strategy', 'optimize_mainboard', 'optimize_sideboard'] as const;
-const P95_BOUND_MS = 200;
+export const READ_P95_BOUND_MS = 50;
+export const COACHING_P95_BOUND_MS = 100;
+/** At N× data, a read tool's p95 may be at most this many times its p95 on the shipped data. */
+export const SCALE_SLOWDOWN_BOUND = 1.5;
+export const MAX_SCALE = 20;
 const DAYS = [14, 30, 60];
+/** Warm-up calls use a window the timed rotation does not, so they cache none of its answers. */
+const WARM_UP_DAYS = 7;
 
 const round = (n: number) => Math.round(n * 10) / 10;
+const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** A main deck and sideboard per format, built from the most played cards of its top archetype's lists. */
 function deckText(archetypeCards: { main: string[]; side: string[] }): string {
   return `${archetypeCards.main.map((c) => `4 ${c}`).join('\n')}\n\nSideboard\n${archetypeCards.side.map((c) => `3 ${c}`).join('\n')}\n`;
 }
 
-export async function runMetaBench({ redisUrl, logger, calls = 60 }: MetaBenchOptions) {
+interface ToolTiming {
+  calls: number;
+  p50_ms: number;
+  p95_ms: number;
+  max_ms: number;
+  /** Calls with arguments the bench had not sent before since the data loaded (setup and warm-up calls included): the answer cache could not hold their answer. */
+  first_calls: { calls: number; p50_ms: number; p95_ms: number };
+  /** Calls repeating earlier arguments: answer-cache hits when the window is anchored at the newest day. */
+  repeated_calls: { calls: number; p50_ms: number; p95_ms: number };
+}
+
+const summary = (ms: number[]) => {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return { calls: sorted.length, p50_ms: sorted.length ? round(percentile(sorted, 50)) : 0, p95_ms: sorted.length ? round(percentile(sorted, 95)) : 0 };
+};
+
+function acceptance(tools: Record<string, ToolTiming>) {
+  const slowestRead = READ_TOOLS.reduce((worst, t) => (tools[t].p95_ms > tools[worst].p95_ms ? t : worst), READ_TOOLS[0]);
+  const slowestCoaching = COACHING_TOOLS.reduce((worst, t) => (tools[t].p95_ms > tools[worst].p95_ms ? t : worst), COACHING_TOOLS[0]);
+  return {
+    read_tools_p95_bound_ms: READ_P95_BOUND_MS,
+    coaching_tools_p95_bound_ms: COACHING_P95_BOUND_MS,
+    slowest_read_tool: { tool: slowestRead, p95_ms: tools[slowestRead].p95_ms },
+    slowest_coaching_tool: { tool: slowestCoaching, p95_ms: tools[slowestCoaching].p95_ms },
+    every_read_tool_p95_under_50ms: READ_TOOLS.every((t) => tools[t].p95_ms < READ_P95_BOUND_MS),
+    every_coaching_tool_p95_under_100ms: COACHING_TOOLS.every((t) => tools[t].p95_ms < COACHING_P95_BOUND_MS),
+    /** Reported, not a target: the same bounds on first (uncached) calls only. */
+    first_calls_read_p95_under_50ms: READ_TOOLS.every((t) => tools[t].first_calls.p95_ms < READ_P95_BOUND_MS),
+    first_calls_coaching_p95_under_100ms: COACHING_TOOLS.every((t) => tools[t].first_calls.p95_ms < COACHING_P95_BOUND_MS),
+  };
+}
+
+/** Whether the bench met its targets (the CLI's exit code). */
+export function metaBenchPassed(result: Awaited<ReturnType<typeof runMetaBench>>): boolean {
+  const a = result.acceptance;
+  return a.every_read_tool_p95_under_50ms && a.every_coaching_tool_p95_under_100ms && (result.scaled === undefined || result.scaled.acceptance.passed);
+}
+
+export async function runMetaBench({ redisUrl, logger, calls = 60, scale = 1, scaleCalls = calls }: MetaBenchOptions) {
+  if (!Number.isInteger(scale) || scale < 1 || scale > MAX_SCALE) throw new Error(`--scale must be an integer from 1 to ${MAX_SCALE}, not ${scale}`);
   const bench = await startBenchTroupe({ redisUrl, name: 'meta', kindLimits: 'meta:rate=100000000/60,concurrent=100000', seedMtg: true });
   try {
     const { mcp, base, key } = bench;
+    /** Every tool call's name and arguments sent since the data last loaded (setup and warm-up calls included). */
+    const sentSinceLoad = new Set<string>();
     const call = async (name: string, args: Record<string, unknown>): Promise<{ ms: number; result: Record<string, unknown> }> => {
+      sentSinceLoad.add(`${name} ${JSON.stringify(args)}`);
       const started = performance.now();
       const result = (await mcp.callTool({ name, arguments: args })) as CallToolResult;
       const ms = performance.now() - started;
@@ -53,9 +109,9 @@ export async function runMetaBench({ redisUrl, logger, calls = 60 }: MetaBenchOp
     }
     logger.info({ formats, calls }, 'timing the meta tools');
 
-    const argsFor = (tool: string, i: number): Record<string, unknown> => {
+    const argsFor = (tool: string, i: number, warmUp = false): Record<string, unknown> => {
       const s = setups[i % setups.length];
-      const days = DAYS[Math.floor(i / setups.length) % DAYS.length];
+      const days = warmUp ? WARM_UP_DAYS : DAYS[Math.floor(i / setups.length) % DAYS.length];
       switch (tool) {
         case 'get_format_meta_rankings':
           return { format: s.format, current_days: days, previous_days: days };
@@ -73,30 +129,87 @@ export async function runMetaBench({ redisUrl, logger, calls = 60 }: MetaBenchOp
       }
     };
 
-    const tools: Record<string, { calls: number; p50_ms: number; p95_ms: number; max_ms: number }> = {};
-    for (const tool of [...READ_TOOLS, ...COACHING_TOOLS]) {
-      const n = (READ_TOOLS as readonly string[]).includes(tool) ? calls : Math.max(6, Math.round(calls / 3));
-      for (let i = 0; i < 3; i++) await call(tool, argsFor(tool, i)); // warm-up
-      const latencies: number[] = [];
-      for (let i = 0; i < n; i++) latencies.push((await call(tool, argsFor(tool, i))).ms);
-      latencies.sort((a, b) => a - b);
-      tools[tool] = { calls: n, p50_ms: round(percentile(latencies, 50)), p95_ms: round(percentile(latencies, 95)), max_ms: round(latencies[latencies.length - 1]) };
-    }
-    const slowestRead = READ_TOOLS.reduce((worst, t) => (tools[t].p95_ms > tools[worst].p95_ms ? t : worst), READ_TOOLS[0]);
-    return {
+    /** Every tool's timings on the data loaded now; `readCalls` per read tool, a third as many (at least 6) per coaching tool. */
+    const measure = async (readCalls: number): Promise<Record<string, ToolTiming>> => {
+      const tools: Record<string, ToolTiming> = {};
+      for (const tool of [...READ_TOOLS, ...COACHING_TOOLS]) {
+        const n = (READ_TOOLS as readonly string[]).includes(tool) ? readCalls : Math.max(6, Math.round(readCalls / 3));
+        for (let i = 0; i < 3; i++) await call(tool, argsFor(tool, i, true)); // warm-up, on a window the rotation does not use
+        const all: number[] = [];
+        const first: number[] = [];
+        const repeated: number[] = [];
+        for (let i = 0; i < n; i++) {
+          const args = argsFor(tool, i);
+          const sentBefore = sentSinceLoad.has(`${tool} ${JSON.stringify(args)}`);
+          const ms = (await call(tool, args)).ms;
+          all.push(ms);
+          (sentBefore ? repeated : first).push(ms);
+        }
+        all.sort((a, b) => a - b);
+        tools[tool] = {
+          calls: n,
+          p50_ms: round(percentile(all, 50)),
+          p95_ms: round(percentile(all, 95)),
+          max_ms: round(all[all.length - 1]),
+          first_calls: summary(first),
+          repeated_calls: summary(repeated),
+        };
+      }
+      return tools;
+    };
+
+    const tools = await measure(calls);
+    const result = {
       node: process.version,
       path: 'MCP SDK client (streamable HTTP) → gateway → meta service worker → embedded MongoDB (troupe mongo), one call in flight',
       dataset: 'bundled MTG dataset (1,025 tournaments, 35,716 decklists, 45,606 matches, 6,462 cards)',
-      rotation: { formats, days: DAYS },
+      rotation: { formats, days: DAYS, warm_up_days: WARM_UP_DAYS },
       narrator: 'offline (no LLM_PROVIDER): the coaching tools time data work and template prose only',
+      measured:
+        'p50/p95/max over all timed calls (the targets). Every window ends at the newest data day, so the worker caches answers per process until data loads ' +
+        '(actors/meta/dataset-answer-cache.ts): first_calls are the first call of a tool with given arguments since the load, setup and warm-up calls counted (no cached answer for it; ' +
+        'reads shared with other tools may be), repeated_calls send arguments sent before (cache hits where the tool caches). Warm-up calls use another window (days 7).',
       tools,
       deck_parsing: measureDeckParsing(),
-      acceptance: {
-        read_tools_p95_bound_ms: P95_BOUND_MS,
-        slowest_read_tool: { tool: slowestRead, p95_ms: tools[slowestRead].p95_ms },
-        every_read_tool_p95_under_200ms: READ_TOOLS.every((t) => tools[t].p95_ms < P95_BOUND_MS),
-      },
+      acceptance: acceptance(tools),
+      scaled: undefined as undefined | Awaited<ReturnType<typeof measureScaled>>,
     };
+
+    const measureScaled = async () => {
+      logger.info({ scale }, `loading ${scale}× the tournaments into the bench's MongoDB`);
+      const load = await loadScaledDataset(bench.mongo, scale);
+      sentSinceLoad.clear(); // the load wrote a new marker: the workers' answer caches start empty
+      const verify = troupe(['seed', 'mtg', '--verify'], { REDIS_URL: redisUrl, MONGODB_URI: bench.mongo.uri, MONGODB_DB: bench.mongo.dbName });
+      const [verifyCode] = (await once(verify.child, 'exit')) as [number | null];
+      logger.info({ load, calls: scaleCalls }, 'timing the meta tools at scale');
+      const scaledTools = await measure(scaleCalls);
+      const slowdown = Object.fromEntries(
+        Object.keys(scaledTools).map((t) => [t, { p95: round2(scaledTools[t].p95_ms / tools[t].p95_ms), first_calls_p95: round2(scaledTools[t].first_calls.p95_ms / tools[t].first_calls.p95_ms) }]),
+      );
+      const worstRead = READ_TOOLS.reduce((worst, t) => (slowdown[t].p95 > slowdown[worst].p95 ? t : worst), READ_TOOLS[0]);
+      const scaledAcceptance = acceptance(scaledTools);
+      const noReadToolSlower = READ_TOOLS.every((t) => slowdown[t].p95 <= SCALE_SLOWDOWN_BOUND);
+      return {
+        scale,
+        dataset: `${scale}× the tournaments: the shipped ones and ${scale - 1} copies, copy k shifted ${load.span_days}·k days back (the newest day stays the real newest day), new ids, same decks and results`,
+        load,
+        seed_mtg_verify: { exit_code: verifyCode, output: verify.output().trim() },
+        tools: scaledTools,
+        /** p95 at scale / p95 on the shipped data. */
+        slowdown,
+        acceptance: {
+          ...scaledAcceptance,
+          slowdown_bound: SCALE_SLOWDOWN_BOUND,
+          most_slowed_read_tool: { tool: worstRead, slowdown: slowdown[worstRead].p95 },
+          no_read_tool_more_than_1_5x_slower: noReadToolSlower,
+          seed_mtg_verify_passed: verifyCode === 0,
+          /** The issue's target at N× (with a consistent load); the absolute bounds above are reported, the targets are on the shipped data. */
+          passed: noReadToolSlower && verifyCode === 0,
+        },
+      };
+    };
+    if (scale > 1) result.scaled = await measureScaled();
+    return result;
   } finally {
     await bench.stop();
   }

@@ -11,6 +11,7 @@ import { mtgDecklists } from '../../models/mtg/decklist.js';
 import { mtgMatches } from '../../models/mtg/match.js';
 import { MTG_DOCUMENTS_VERSION, seedMtg, type SeedMtgResult, type SeedProgress } from '../../models/mtg/seed.js';
 import { mtgTournaments } from '../../models/mtg/tournament.js';
+import { synthesizeOlderCopies } from '../../scripts/bench/mtg-scale.js';
 import { seedMtgFast } from '../../scripts/load-mtg-dataset.js';
 
 /** meta.json's counts for the shipped dataset (also in models/data/mtg/README.md). */
@@ -182,6 +183,30 @@ describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
 
     // A reload writes them right again.
     await seedMtg(connection, { force: true });
+    expect((await verifyDailyCounts(connection)).differences).to.deep.equal([]);
+  });
+  it('loads extra records with the files (bench:meta --scale), counting them in the daily counts, and a plain load drops them again', async () => {
+    const scaled = await seedMtg(connection, {
+      extraRecords: (dataset) => {
+        const tournaments = dataset.tournaments.filter((t) => t.id === 1);
+        const decklists = dataset.decklists.filter((d) => d.tournament_id === 1);
+        const matches = dataset.matches.filter((m) => m.tournament_id === 1);
+        const extra = synthesizeOlderCopies({ tournaments, decklists, matches }, 3, dataset);
+        expect(extra.tournaments.map((t) => t.date)).to.deep.equal(['2026-05-16', '2026-05-15']);
+        return extra;
+      },
+    });
+    const first = await mtgTournaments(connection).findById(1).lean();
+    const extraDecks = await mtgDecklists(connection).countDocuments({ tournament_id: first!._id });
+    expect(scaled).to.deep.include({ status: 'loaded', replaced: 'forced' });
+    expect(scaled.counts).to.deep.include({ tournaments: COUNTS.tournaments + 2, decklists: COUNTS.decklists + 2 * extraDecks });
+    expect(scaled.marker.content_hash).to.match(/^[0-9a-f]{64}\+extra:2\/\d+\/\d+$/);
+    expect(await mtgDailyDecks(connection).exists({ _id: 'Pauper/2026-05-15' })).to.not.equal(null);
+    expect((await verifyDailyCounts(connection)).differences).to.deep.equal([]);
+
+    const plain = await seedMtg(connection);
+    expect(plain).to.deep.include({ status: 'loaded', replaced: 'outdated' });
+    expect(plain.counts).to.deep.equal(COUNTS);
     expect((await verifyDailyCounts(connection)).differences).to.deep.equal([]);
   });
 });
