@@ -14,6 +14,7 @@ import { pollUntil } from '../support/async.js';
 import { deleteRedisPrefix } from '../support/redis-prefix.js';
 import { freePort } from '../support/troupe-mongo-process.js';
 import { createUserKey, spawnTroupe, startTroupeMongo, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
+import { trickle } from '../../scripts/bench/faults/trickle.js';
 
 const SLOW_READERS = 5;
 const SLOWLORIS = 5;
@@ -118,13 +119,7 @@ describe('slow and hostile clients (real gateway process)', function () {
     for (let i = 0; i < SLOWLORIS; i++) {
       const socket = await rawSocket('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Trickle: ');
       socket.on('close', () => closed.add(socket));
-      let sent = 0;
-      const timer = setInterval(() => {
-        if (socket.destroyed || sent >= MAX_TRICKLE_BYTES) return clearInterval(timer);
-        sent += 1;
-        socket.write('a');
-      }, TRICKLE_MS);
-      timers.push(timer);
+      timers.push(trickle(socket, { everyMs: TRICKLE_MS, maxBytes: MAX_TRICKLE_BYTES }));
     }
     expect(await healthy()).to.equal(true);
     await pollUntil(() => closed.size === SLOWLORIS, { timeoutMs: 30_000, what: 'the server to close every slowloris socket' });

@@ -13,6 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../../config.js';
+import { trickle } from './trickle.js';
 import { RedisNames } from '../../../queues/keys.js';
 import type { Logger } from '../../../logging/logger.js';
 import { benchPrefix, createBenchUser, deleteBenchKeys, freePort, latencySummary, troupe, type BenchProcess } from '../troupe-processes.js';
@@ -96,13 +97,7 @@ export async function runSlowClientsBench(options: { redisUrl: string; logger: L
     for (let i = 0; i < slowloris; i++) {
       const socket = await open('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Trickle: ');
       socket.once('close', () => (slowlorisClosed += 1));
-      let sent = 0;
-      const timer = setInterval(() => {
-        if (socket.destroyed || sent >= MAX_TRICKLE_BYTES) return clearInterval(timer);
-        sent += 1;
-        socket.write('a');
-      }, TRICKLE_MS);
-      timers.push(timer);
+      timers.push(trickle(socket, { everyMs: TRICKLE_MS, maxBytes: MAX_TRICKLE_BYTES }));
     }
 
     let rssPeak = await rssMb(pid);
