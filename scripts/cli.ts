@@ -185,17 +185,19 @@ const seed = program.command('seed').description('load a bundled dataset into Mo
 seed
   .command('mtg')
   .option('--force', 'reload even if this version of the dataset is already loaded')
-  .option('--verify', 'load nothing: recompute the daily counts from the raw collections and report any difference (exit 1 if there is one)')
+  .option('--verify', 'load nothing: recompute the meta aggregates from the raw collections and report any difference (exit 1 if there is one)')
+  .option('--add <file>', 'add new tournaments to the loaded dataset: a JSON (or .json.gz) file of {tournaments, decklists, matches} in the dataset\'s record format')
   .description('load the MTG tournament dataset (tournaments, decklists, matches, cards); does nothing if already loaded')
-  .action((options: { force?: boolean; verify?: boolean }) =>
+  .action((options: { force?: boolean; verify?: boolean; add?: string }) =>
     exitWith(async () => {
       const config = loadConfig();
-      const { runSeedMtg, runSeedMtgVerify, SeedMtgFlags } = await import('./seed-mtg.js');
+      const { runSeedMtg, runSeedMtgAdd, runSeedMtgVerify, SeedMtgFlags } = await import('./seed-mtg.js');
       const flags = SeedMtgFlags.safeParse(options);
       if (!flags.success) {
         process.stderr.write(`troupe seed mtg: ${flags.error.issues.map((issue) => issue.message).join('; ')}\n`);
         return 1;
       }
+      if (flags.data.add !== undefined) return runSeedMtgAdd(config, flags.data.add);
       return flags.data.verify ? runSeedMtgVerify(config) : runSeedMtg(config, { force: flags.data.force });
     })(),
   );

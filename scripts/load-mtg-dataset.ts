@@ -4,7 +4,7 @@
  */
 import type { Connection } from 'mongoose';
 import { embeddedMongoInThisProcess, type EmbeddedMongo } from '../models/embedded/index.js';
-import { mtgDailyCountModels, mtgModels, seedMtg, type SeedMtgOptions, type SeedMtgResult } from '../models/mtg/seed.js';
+import { mtgAggregateModels, mtgModels, seedMtg, type SeedMtgOptions, type SeedMtgResult } from '../models/mtg/seed.js';
 import type { Logger } from '../logging/logger.js';
 
 /** Documents per insert when the embedded server runs in this process (one journal sync each). */
@@ -50,7 +50,7 @@ export async function seedMtgFast(connection: Connection, options: SeedMtgOption
  * parsing 80 MB of documents took most of the load's time. Returns what puts the models' own insertMany back.
  */
 function insertWithoutTheWire(connection: Connection, server: EmbeddedMongo): () => void {
-  const models = [...Object.values(mtgModels(connection)), ...Object.values(mtgDailyCountModels(connection))];
+  const models = [...Object.values(mtgModels(connection)), ...Object.values(mtgAggregateModels(connection))];
   for (const model of models) {
     const collection = model.collection.collectionName;
     const insertMany = async (docs: object[], options: { ordered?: boolean } = {}) => {

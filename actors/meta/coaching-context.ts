@@ -1,6 +1,7 @@
 /**
  * What every coaching tool starts from: the user's deck resolved against the card data (quantities per
- * section, colours), and card adoption tallied over deck lists. Pure apart from the catalogue lookup.
+ * section, colours), and card adoption over a sample of deck lists, added up from the daily adoption
+ * counts and, for one day, from lists. Pure apart from the catalogue lookup.
  */
 import type { CardDetail } from './contract.js';
 import type { CardCatalogue, CatalogueEntry } from './card-catalogue.js';
@@ -67,6 +68,38 @@ export function cardUse(lists: readonly ListSample[], board: 'mainboard' | 'side
     }
   }
   return uses;
+}
+
+/** Card adoption over a number of deck lists, per board. */
+export interface ListsAdoption {
+  lists: number;
+  mainboard: Map<string, CardUse>;
+  sideboard: Map<string, CardUse>;
+}
+
+export const emptyAdoption = (): ListsAdoption => ({ lists: 0, mainboard: new Map(), sideboard: new Map() });
+
+export type Board = 'mainboard' | 'sideboard';
+export const BOARDS: readonly Board[] = ['mainboard', 'sideboard'];
+
+function addUse(uses: Map<string, CardUse>, card: string, decks: number, copies: number) {
+  const use = uses.get(card);
+  if (use) {
+    use.decks += decks;
+    use.copies += copies;
+  } else uses.set(card, { decks, copies });
+}
+
+/** Adds `lists` lists' worth of per-card counts (a day's adoption document). */
+export function addAdoption(adoption: ListsAdoption, lists: number, counts: Record<Board, ReadonlyArray<{ card: string; decks: number; copies: number }>>): void {
+  adoption.lists += lists;
+  for (const board of BOARDS) for (const { card, decks, copies } of counts[board]) addUse(adoption[board], card, decks, copies);
+}
+
+/** Adds deck lists themselves (only these boards of them). */
+export function addLists(adoption: ListsAdoption, lists: readonly ListSample[], boards: readonly Board[] = BOARDS): void {
+  adoption.lists += lists.length;
+  for (const board of boards) for (const [card, use] of cardUse(lists, board)) addUse(adoption[board], card, use.decks, use.copies);
 }
 
 export interface Adoption {

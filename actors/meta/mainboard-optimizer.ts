@@ -5,9 +5,8 @@
  */
 import { RequestError } from '../runtime/contract.js';
 import type { CatalogueEntry } from './card-catalogue.js';
-import { BASIC_LANDS, adoptionOf, cardUse, fitsColors, type CardUse } from './coaching-context.js';
+import { BASIC_LANDS, adoptionOf, fitsColors, type CardUse, type ListsAdoption } from './coaching-context.js';
 import type { MetaMessages } from './contract.js';
-import type { ListSample } from './meta-queries.js';
 import type { CoachingDeps } from './matchup-strategy.js';
 import { listing, narrate, percent } from './narrated.js';
 import { optimizerInputs } from './optimizer-inputs.js';
@@ -19,34 +18,36 @@ const MAX_FLEX_SPOTS = 8;
 export interface TopArchetype {
   archetype: string;
   meta_share: number;
-  lists: ListSample[];
+  /** Over its recent lists. */
+  adoption: ListsAdoption;
 }
 
 export interface MainboardPlanInput {
   mainboard: Map<string, number>;
   colors: string;
-  archetypeLists: ListSample[];
+  /** Over the archetype's recent lists. */
+  archetypeAdoption: ListsAdoption;
   top: TopArchetype[];
   card: (name: string) => Pick<CatalogueEntry, 'color_identity' | 'is_land' | 'mana_cost' | 'type_line'> | undefined;
 }
 
 /** Share-weighted percent of the top archetypes' lists that play each card in `board`. */
 export function topArchetypeAdoption(top: TopArchetype[], board: 'mainboard' | 'sideboard'): Map<string, number> {
-  const weights = top.reduce((sum, t) => sum + (t.lists.length ? t.meta_share : 0), 0);
+  const weights = top.reduce((sum, t) => sum + (t.adoption.lists ? t.meta_share : 0), 0);
   const adoption = new Map<string, number>();
   if (weights === 0) return adoption;
-  for (const { meta_share, lists } of top) {
-    if (lists.length === 0) continue;
-    for (const [name, use] of cardUse(lists, board)) adoption.set(name, (adoption.get(name) ?? 0) + (meta_share / weights) * ((100 * use.decks) / lists.length));
+  for (const { meta_share, adoption: theirs } of top) {
+    if (theirs.lists === 0) continue;
+    for (const [name, use] of theirs[board]) adoption.set(name, (adoption.get(name) ?? 0) + (meta_share / weights) * ((100 * use.decks) / theirs.lists));
   }
   for (const [name, value] of adoption) adoption.set(name, Math.round(value * 10) / 10);
   return adoption;
 }
 
 export function mainboardPlan(input: MainboardPlanInput) {
-  const { mainboard, colors, archetypeLists, top, card } = input;
-  const lists = archetypeLists.length;
-  const ours = cardUse(archetypeLists, 'mainboard');
+  const { mainboard, colors, archetypeAdoption, top, card } = input;
+  const lists = archetypeAdoption.lists;
+  const ours = archetypeAdoption.mainboard;
   const theirs = topArchetypeAdoption(top, 'mainboard');
   const isSpell = (name: string) => !BASIC_LANDS.has(name) && card(name)?.is_land !== true;
 
@@ -100,12 +101,12 @@ export function mainboardPlan(input: MainboardPlanInput) {
 export async function optimizeMainboard(deps: CoachingDeps, args: MetaMessages['optimize_mainboard']) {
   const { format, archetype, newest, deck, sample, top, matcher } = await optimizerInputs(deps, args);
   if (deck.mainboard.size === 0) throw new RequestError('bad_request', 'card_details has no mainboard cards that match the card data; call get_enriched_deck first');
-  const plan = mainboardPlan({ mainboard: deck.mainboard, colors: deck.colors, archetypeLists: sample.lists, top, card: (name) => matcher.find(name) });
+  const plan = mainboardPlan({ mainboard: deck.mainboard, colors: deck.colors, archetypeAdoption: sample.adoption, top, card: (name) => matcher.find(name) });
   const top_archetypes = top.map(({ archetype: a, meta_share, matchup }) => ({ archetype: a, meta_share, matchup }));
 
-  const facts = { format, archetype, deck_colors: deck.colors, window: sample.window, archetype_lists: sample.lists.length, top_archetypes, flex_spots: plan.flex_spots, recommendations: plan.recommendations };
+  const facts = { format, archetype, deck_colors: deck.colors, window: sample.window, archetype_lists: sample.adoption.lists, top_archetypes, flex_spots: plan.flex_spots, recommendations: plan.recommendations };
   const fallback = [
-    `**${archetype} main deck** against the top ${top.length} ${format} archetypes (${listing(top_archetypes.map((t) => `${t.archetype} ${t.meta_share}%`))}), from ${sample.lists.length} recent ${archetype} lists.`,
+    `**${archetype} main deck** against the top ${top.length} ${format} archetypes (${listing(top_archetypes.map((t) => `${t.archetype} ${t.meta_share}%`))}), from ${sample.adoption.lists} recent ${archetype} lists.`,
     plan.flex_spots.length
       ? `Flex spots (cards under ${FLEX_BELOW_PCT}% of those lists play): ${listing(plan.flex_spots.map((f) => `${f.quantity} ${f.name} (${f.decks_pct}%)`))}.`
       : `Every non-land card of your main deck is played by at least ${FLEX_BELOW_PCT}% of recent ${archetype} lists: there is no flex spot to change.`,
@@ -133,6 +134,6 @@ export async function optimizeMainboard(deps: CoachingDeps, args: MetaMessages['
     recommendations: plan.recommendations,
     explanation: explanation.text,
     narrator: explanation.narrator,
-    metadata: { period: sample.window, archetype_lists: sample.lists.length, newest_tournament: newest },
+    metadata: { period: sample.window, archetype_lists: sample.adoption.lists, newest_tournament: newest },
   };
 }

@@ -6,7 +6,7 @@
 import type { Narrator } from '../llm/narration.js';
 import { RequestError, type Logger } from '../runtime/contract.js';
 import type { CardCatalogue } from './card-catalogue.js';
-import { BASIC_LANDS, adoptionOf, cardUse, topAdopted, userDeck } from './coaching-context.js';
+import { BASIC_LANDS, adoptionOf, topAdopted, userDeck } from './coaching-context.js';
 import type { MetaMessages } from './contract.js';
 import { formatWindow, matchupOf, resolveArchetype } from './format-meta.js';
 import { matchupMatrix } from './meta-stats.js';
@@ -39,10 +39,10 @@ export async function matchupStrategy(deps: CoachingDeps, args: MetaMessages['ge
   const { queries, catalogue } = deps;
   const { format, window, newest } = await formatWindow(queries, await matchupFormat(queries, args), args.days);
   const [archetype, opponent] = await Promise.all([resolveArchetype(queries, format, args.archetype), resolveArchetype(queries, format, args.opponent_archetype)]);
-  const [deck, theirLists, ourLists, [tallies]] = await Promise.all([
+  const [deck, theirs, ours, [tallies]] = await Promise.all([
     userDeck(catalogue, args.card_details),
-    queries.archetypeLists(format, opponent, window, LIST_SAMPLE),
-    queries.archetypeLists(format, archetype, window, LIST_SAMPLE),
+    queries.archetypeAdoption(format, opponent, window, LIST_SAMPLE),
+    queries.archetypeAdoption(format, archetype, window, LIST_SAMPLE),
     args.matchup_stats?.match_count === undefined ? queries.matchTallies(format, [window]) : Promise.resolve([[]]),
   ]);
 
@@ -54,24 +54,21 @@ export async function matchupStrategy(deps: CoachingDeps, args: MetaMessages['ge
 
   const matcher = await catalogue.matcher();
   const isSpell = (name: string) => !BASIC_LANDS.has(name) && matcher.find(name)?.is_land !== true;
-  const theirMain = cardUse(theirLists, 'mainboard');
-  const theirSide = cardUse(theirLists, 'sideboard');
-  const key_cards = topAdopted(theirMain, theirLists.length, 12, isSpell);
-  const sideboard_cards = topAdopted(theirSide, theirLists.length, 10);
+  const key_cards = topAdopted(theirs.mainboard, theirs.lists, 12, isSpell);
+  const sideboard_cards = topAdopted(theirs.sideboard, theirs.lists, 10);
 
-  const ourMain = cardUse(ourLists, 'mainboard');
   const your_key_cards = [...deck.mainboard]
     .filter(([name]) => isSpell(name))
-    .map(([name, quantity]) => ({ name, quantity, decks_pct: ourLists.length ? adoptionOf(name, ourMain.get(name), ourLists.length).decks_pct : null }))
+    .map(([name, quantity]) => ({ name, quantity, decks_pct: ours.lists ? adoptionOf(name, ours.mainboard.get(name), ours.lists).decks_pct : null }))
     .sort((a, b) => (b.decks_pct ?? 0) - (a.decks_pct ?? 0) || b.quantity - a.quantity || a.name.localeCompare(b.name))
     .slice(0, 10);
 
-  const facts = { format, archetype, opponent_archetype: opponent, window, matchup, opponent_profile: { lists: theirLists.length, key_cards, sideboard_cards }, your_key_cards };
+  const facts = { format, archetype, opponent_archetype: opponent, window, matchup, opponent_profile: { lists: theirs.lists, key_cards, sideboard_cards }, your_key_cards };
   const fallback = [
     `**${archetype} vs ${opponent}** (${format}, ${window.start} to ${window.end}).`,
     `Record: ${percent(matchup.win_rate)} over ${matchup.match_count} matches${matchup.source === 'caller' ? ' (as given)' : ''}.`,
-    theirLists.length
-      ? `Across ${theirLists.length} recent ${opponent} lists the main-deck staples are ${listing(key_cards.slice(0, 6).map((c) => `${c.name} (${c.decks_pct}%)`))}; expect ${listing(sideboard_cards.slice(0, 4).map((c) => c.name))} after sideboarding.`
+    theirs.lists
+      ? `Across ${theirs.lists} recent ${opponent} lists the main-deck staples are ${listing(key_cards.slice(0, 6).map((c) => `${c.name} (${c.decks_pct}%)`))}; expect ${listing(sideboard_cards.slice(0, 4).map((c) => c.name))} after sideboarding.`
       : `There are no ${opponent} lists in this window, so their cards cannot be described.`,
     your_key_cards.length ? `Your deck's most established cards here: ${listing(your_key_cards.slice(0, 5).map((c) => c.name))}.` : '',
     'Plan around their staples: keep answers for the threats listed above and respect the sideboard cards they bring in for games two and three.',

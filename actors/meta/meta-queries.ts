@@ -3,28 +3,32 @@
  * and projected finds over the seeded collections. Answers are raw tallies and lists; meta-stats.ts
  * does the arithmetic.
  *
- * Window tallies and archetype names come from the daily counts a load writes beside the raw data
- * (mtg_daily_decks, mtg_daily_matches: one small document per format and day), so a window reads at
- * most its days' documents and never the deck lists or matches. Those answers, the formats and the
- * newest day are cached per process under the dataset marker's version (dataset-answer-cache.ts).
+ * Everything comes from the aggregates a load writes beside the raw data (models/mtg/meta-aggregates.ts:
+ * per format and day, decks and matches per archetype, card adoption and sideboard results per
+ * archetype; decks per archetype overall), so a window reads at most its days' documents. Deck lists
+ * are read only for the one day of a "newest N lists" sample that is not taken whole. Answers are
+ * cached per process under the dataset marker's version (dataset-answer-cache.ts).
  */
 import type { Connection } from 'mongoose';
+import { mtgArchetypeTotals, type MtgArchetypeTotal } from '../../models/mtg/archetype-totals.js';
 import { mtgCards, type MtgCard } from '../../models/mtg/card.js';
+import { mtgDailyAdoption, type MtgDailyAdoption } from '../../models/mtg/daily-adoption.js';
 import { mtgDailyDecks, type MtgDailyDecks } from '../../models/mtg/daily-deck-counts.js';
 import { mtgDailyMatches, type MtgDailyMatches } from '../../models/mtg/daily-match-counts.js';
+import { mtgDailySideboardResults, type MtgDailySideboardResults } from '../../models/mtg/daily-sideboard-results.js';
 import { mtgDecklists, type MtgDeckCard } from '../../models/mtg/decklist.js';
-import { mtgMatches } from '../../models/mtg/match.js';
 import { mtgDatasetMarker } from '../../models/mtg/seed.js';
 import { mtgTournaments } from '../../models/mtg/tournament.js';
 import { RequestError } from '../runtime/contract.js';
 import { DatasetAnswerCache } from './dataset-answer-cache.js';
-import type { DeckTally, MatchTally } from './meta-stats.js';
+import { addAdoption, addLists, BOARDS, emptyAdoption, type Board, type ListsAdoption } from './coaching-context.js';
+import type { DeckTally, MatchRecord, MatchTally } from './meta-stats.js';
 import { dateRange, dayOf, type TimeWindow } from './time-window.js';
 
 /** Formats the meta tools cover: constructed, one-on-one. Multiplayer formats would skew every share. */
 const EXCLUDED_FORMATS = /^(commander|edh|duel commander|brawl|oathbreaker)$/i;
 
-/** A deck list as the recommendation tools read it. */
+/** A deck list as the adoption counts read it, for the one day whose lists are not all taken. */
 export interface ListSample {
   id: number;
   day: string;
@@ -35,6 +39,9 @@ export interface ListSample {
 }
 
 export type CardFacts = Pick<MtgCard, 'name' | 'mana_cost' | 'mana_value' | 'type_line' | 'colors' | 'color_identity' | 'is_land' | 'oracle_text'>;
+
+/** Daily adoption documents per batch: a sample of a few hundred lists is usually a few batches. */
+const ADOPTION_BATCH = 64;
 
 /** One cache per connection (per database), shared by every request of the process. */
 const caches = new WeakMap<Connection, DatasetAnswerCache>();
@@ -58,7 +65,7 @@ export class MetaQueries {
    */
   private async cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
     this.datasetVersion ??= mtgDatasetMarker(this.connection).then((marker) =>
-      marker === undefined ? undefined : `${marker.content_hash}:${marker.documents_version}:${new Date(marker.loaded_at).getTime()}`,
+      marker === undefined ? undefined : `${marker.content_hash}:${marker.documents_version}:${new Date(marker.loaded_at).getTime()}:${marker.revision ?? 0}`,
     );
     const version = await this.datasetVersion;
     return version === undefined ? compute() : cacheOf(this.connection).answer(version, key, compute);
@@ -126,66 +133,104 @@ export class MetaQueries {
     return [...tallies.values()];
   }
 
+  /** Decks per archetype and format over the whole data, from mtg_archetype_totals (one small document each). */
+  private archetypeTotals(): Promise<MtgArchetypeTotal[]> {
+    return this.cached('archetype totals', () => mtgArchetypeTotals(this.connection).find({}, { _id: 0, format: 1, archetype: 1, decks: 1 }).lean<MtgArchetypeTotal[]>().exec());
+  }
+
   /** Every archetype name the format has in the whole data, largest first. */
   async archetypeNames(format: string): Promise<string[]> {
-    const names = await this.cached(`archetype names ${format}`, async () => {
-      const days = await mtgDailyDecks(this.connection).find({ format }, { _id: 0, counts: 1 }).lean<Array<Pick<MtgDailyDecks, 'counts'>>>();
-      const decks = new Map<string, number>();
-      for (const { archetype, decks: n } of days.flatMap((day) => day.counts)) decks.set(archetype, (decks.get(archetype) ?? 0) + n);
-      return [...decks].sort((a, b) => b[1] - a[1] || byName(a[0], b[0])).map(([name]) => name);
-    });
-    return [...names];
+    const totals = (await this.archetypeTotals()).filter((t) => t.format === format);
+    return totals.sort((a, b) => b.decks - a.decks || byName(a.archetype, b.archetype)).map((t) => t.archetype);
+  }
+
+  /** The formats an archetype name (any case) is played in over the whole data, most decks first (ties by format). */
+  async formatsOfArchetype(archetype: string): Promise<Array<{ format: string; archetype: string; decks: number }>> {
+    const wanted = archetype.trim().toLowerCase();
+    return (await this.archetypeTotals())
+      .filter((t) => t.archetype.toLowerCase() === wanted)
+      .map(({ format, archetype: name, decks }) => ({ format, archetype: name, decks }))
+      .sort((a, b) => b.decks - a.decks || byName(a.format, b.format));
   }
 
   /**
-   * The formats an archetype name (any case) is played in over the whole data, most decks first. Still
-   * grouped from the deck lists, once per dataset version: equal counts keep the order the grouping
-   * meets them in, which the daily counts do not record.
+   * Card adoption over the newest `limit` lists of an archetype in the window (newest day first, then
+   * highest id, as a sorted read of the lists would take them). Shared with the cache: read it, do not change it.
    */
-  async formatsOfArchetype(archetype: string): Promise<Array<{ format: string; archetype: string; decks: number }>> {
-    const groups = await this.cached('decks per format and archetype', () =>
-      mtgDecklists(this.connection).aggregate<{ _id: { f: string; a: string }; n: number }>([{ $group: { _id: { f: '$format', a: '$archetype_name' }, n: { $sum: 1 } } }]).exec(),
+  async archetypeAdoption(format: string, archetype: string, window: TimeWindow, limit: number): Promise<ListsAdoption> {
+    return this.cached(`adoption ${format} ${archetype} ${window.start} ${window.end} ${limit}`, () =>
+      this.newestAdoption({ format, archetype, date: dateRange(window) }, { format, archetype_name: archetype }, limit),
     );
-    const wanted = archetype.trim().toLowerCase();
-    return groups
-      .filter((g) => g._id.a.toLowerCase() === wanted)
-      .map((g) => ({ format: g._id.f, archetype: g._id.a, decks: g.n }))
-      .sort((a, b) => b.decks - a.decks);
   }
 
-  /** The lists with these ids (their sideboards and archetypes), in no particular order. */
-  async listsById(ids: number[]): Promise<ListSample[]> {
-    return this.lists({ _id: { $in: ids } }, ids.length);
+  /** The sideboards alone over the newest `limit` lists of the format whose colours are among `colors` (a WUBRG string). */
+  async colorSideboardAdoption(format: string, colors: string, window: TimeWindow, limit: number): Promise<ListsAdoption> {
+    const subsets = colorSubsets(colors);
+    return this.cached(`sideboard adoption ${format} ${colors} ${window.start} ${window.end} ${limit}`, () =>
+      this.newestAdoption({ format, color: { $in: subsets }, date: dateRange(window) }, { format, archetype_color: { $in: subsets } }, limit, ['sideboard']),
+    );
   }
 
-  /** Matches in the window between `archetype` and any of `opponents`, with both deck ids. */
-  async matchesAgainst(format: string, archetype: string, opponents: string[], window: TimeWindow): Promise<Array<{ deck1_id: number; deck2_id: number; deck1_archetype: string; deck2_archetype: string; result: 'p1' | 'p2' | 'draw' }>> {
-    const docs = await mtgMatches(this.connection)
-      .find(
-        {
-          format,
-          date: dateRange(window),
-          $or: [
-            { deck1_archetype: archetype, deck2_archetype: { $in: opponents } },
-            { deck2_archetype: archetype, deck1_archetype: { $in: opponents } },
-          ],
-        },
-        { _id: 0, deck1_id: 1, deck2_id: 1, deck1_archetype: 1, deck2_archetype: 1, result: 1 },
-      )
-      .lean();
-    return docs as Array<{ deck1_id: number; deck2_id: number; deck1_archetype: string; deck2_archetype: string; result: 'p1' | 'p2' | 'draw' }>;
+  /**
+   * Whole days of the daily adoption counts, newest first, while they fit in `limit` lists; the day that
+   * does not fit whole is read from its deck lists, highest ids first, for the lists still wanted. Read
+   * through a cursor in small batches, so days past the sample are never sent.
+   */
+  private async newestAdoption(days: Record<string, unknown>, lists: Record<string, unknown>, limit: number, boards: readonly Board[] = BOARDS): Promise<ListsAdoption> {
+    const projection = Object.fromEntries([['_id', 0], ['date', 1], ['day', 1], ['decks', 1], ...boards.map((board) => [board, 1])]);
+    const cursor = mtgDailyAdoption(this.connection)
+      .find(days, projection)
+      .sort({ date: -1 })
+      .lean<Pick<MtgDailyAdoption, 'date' | 'day' | 'decks' | 'mainboard' | 'sideboard'>>()
+      .cursor({ batchSize: ADOPTION_BATCH });
+    const adoption = emptyAdoption();
+    let day: { date: Date; docs: Array<Pick<MtgDailyAdoption, 'decks' | 'mainboard' | 'sideboard'>>; decks: number } | undefined;
+    // Adds a whole day, or its newest lists when it does not fit; false once the sample is full.
+    const take = async (whole: NonNullable<typeof day>): Promise<boolean> => {
+      if (adoption.lists + whole.decks <= limit) for (const doc of whole.docs) addAdoption(adoption, doc.decks, { mainboard: doc.mainboard ?? [], sideboard: doc.sideboard ?? [] });
+      else addLists(adoption, await this.lists({ ...lists, date: whole.date }, limit - adoption.lists), boards);
+      return adoption.lists < limit;
+    };
+    try {
+      for await (const doc of cursor) {
+        if (day !== undefined && day.date.getTime() !== doc.date.getTime()) {
+          if (!(await take(day))) return adoption;
+          day = undefined;
+        }
+        day ??= { date: doc.date, docs: [], decks: 0 };
+        day.docs.push(doc);
+        day.decks += doc.decks;
+      }
+      if (day !== undefined) await take(day);
+      return adoption;
+    } finally {
+      await cursor.close();
+    }
   }
 
-  /** The most recent lists of an archetype in the window, newest first. */
-  async archetypeLists(format: string, archetype: string, window: TimeWindow, limit: number): Promise<ListSample[]> {
-    return this.lists({ format, archetype_name: archetype, date: dateRange(window) }, limit);
+  /**
+   * Per opponent and card, the matches in the window of the archetype's decks that had the card in
+   * their sideboard against that opponent. Shared with the cache: read it, do not change it.
+   */
+  async sideboardResults(format: string, archetype: string, window: TimeWindow): Promise<Map<string, Map<string, MatchRecord>>> {
+    return this.cached(`sideboard results ${format} ${archetype} ${window.start} ${window.end}`, async () => {
+      const days = await mtgDailySideboardResults(this.connection)
+        .find({ format, archetype, date: dateRange(window) }, { _id: 0, results: 1 })
+        .lean<Array<Pick<MtgDailySideboardResults, 'results'>>>();
+      const results = new Map<string, Map<string, MatchRecord>>();
+      for (const { opponent, card, matches, wins, losses, draws } of days.flatMap((day) => day.results)) {
+        const byCard = results.get(opponent) ?? results.set(opponent, new Map()).get(opponent)!;
+        const record = byCard.get(card) ?? byCard.set(card, { matches: 0, wins: 0, losses: 0, draws: 0 }).get(card)!;
+        record.matches += matches;
+        record.wins += wins;
+        record.losses += losses;
+        record.draws += draws;
+      }
+      return results;
+    });
   }
 
-  /** The most recent lists in the window whose colours are among `colors` (a WUBRG string), newest first. */
-  async listsWithinColors(format: string, colors: string, window: TimeWindow, limit: number): Promise<ListSample[]> {
-    return this.lists({ format, archetype_color: { $in: colorSubsets(colors) }, date: dateRange(window) }, limit);
-  }
-
+  /** The newest lists matching the filter, highest id first within a day. */
   private async lists(filter: Record<string, unknown>, limit: number): Promise<ListSample[]> {
     const docs = await mtgDecklists(this.connection)
       .find(filter, { day: 1, archetype_name: 1, archetype_color: 1, mainboard: 1, sideboard: 1 })

@@ -17,15 +17,15 @@ const OPPONENT_SAMPLE = 60;
 /** Fewer recent lists than this and the archetype is read over the whole data instead. */
 const MIN_ARCHETYPE_LISTS = 5;
 
-/** The archetype's lists in the window, or over the whole data when the window has too few. */
+/** Card adoption over the archetype's recent lists in the window, or over the whole data when the window has too few. */
 export async function archetypeSample(queries: MetaQueries, format: string, archetype: string, window: TimeWindow, newest: string) {
-  const recent = await queries.archetypeLists(format, archetype, window, ARCHETYPE_SAMPLE);
-  if (recent.length >= MIN_ARCHETYPE_LISTS) return { lists: recent, window };
+  const recent = await queries.archetypeAdoption(format, archetype, window, ARCHETYPE_SAMPLE);
+  if (recent.lists >= MIN_ARCHETYPE_LISTS) return { adoption: recent, window };
   const all = currentWindow(newest, 365);
-  return { lists: await queries.archetypeLists(format, archetype, all, ARCHETYPE_SAMPLE), window: all };
+  return { adoption: await queries.archetypeAdoption(format, archetype, all, ARCHETYPE_SAMPLE), window: all };
 }
 
-/** The top-N archetypes by share in the window other than the user's, with their recent lists and the user's record against them. */
+/** The top-N archetypes by share in the window other than the user's, with card adoption over their recent lists and the user's record against them. */
 export async function topArchetypes(queries: MetaQueries, format: string, archetype: string, window: TimeWindow, topN: number) {
   const [[decks], [tallies]] = await Promise.all([queries.deckTallies(format, [window]), queries.matchTallies(format, [window])]);
   const shares = archetypeShares(decks).filter((s) => s.archetype !== archetype).slice(0, topN);
@@ -36,7 +36,7 @@ export async function topArchetypes(queries: MetaQueries, format: string, archet
       archetype: s.archetype,
       meta_share: s.meta_share,
       matchup: matchupOf(row?.get(s.archetype)),
-      lists: await queries.archetypeLists(format, s.archetype, window, OPPONENT_SAMPLE),
+      adoption: await queries.archetypeAdoption(format, s.archetype, window, OPPONENT_SAMPLE),
     })),
   );
 }

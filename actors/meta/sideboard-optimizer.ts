@@ -3,16 +3,17 @@
  * lists (what its players bring) and from same-coloured lists of the format; the user's cards that few
  * of the archetype's players use make room for the most adopted ones, to exactly 15 cards. Per top
  * archetype, the plan names the sideboard cards that did best against it in the data: among the
- * archetype's decks that met it, the win rate of decks carrying the card against those without.
+ * archetype's decks that met it, the win rate of decks carrying the card against those without (from
+ * the daily sideboard results and the matchup totals).
  */
 import { RequestError } from '../runtime/contract.js';
 import type { CatalogueEntry } from './card-catalogue.js';
-import { adoptionOf, cardUse, fitsColors, topAdopted, BASIC_LANDS } from './coaching-context.js';
+import { adoptionOf, fitsColors, topAdopted, BASIC_LANDS, type ListsAdoption } from './coaching-context.js';
 import type { MetaMessages } from './contract.js';
 import { topArchetypeAdoption } from './mainboard-optimizer.js';
 import { optimizerInputs } from './optimizer-inputs.js';
-import type { ListSample, MetaQueries } from './meta-queries.js';
-import { winRate, type MatchRecord } from './meta-stats.js';
+import type { MetaQueries } from './meta-queries.js';
+import { matchupMatrix, winRate, type MatchRecord } from './meta-stats.js';
 import type { CoachingDeps } from './matchup-strategy.js';
 import { listing, narrate, percent } from './narrated.js';
 import type { TimeWindow } from './time-window.js';
@@ -27,8 +28,9 @@ const MIN_EVIDENCE = 5;
 export interface SideboardPlanInput {
   sideboard: Map<string, number>;
   colors: string;
-  archetypeLists: ListSample[];
-  colorLists: ListSample[];
+  /** Over the archetype's recent lists, and over recent lists of the format within the deck's colours. */
+  archetypeAdoption: ListsAdoption;
+  colorAdoption: ListsAdoption;
   topSideAdoption: Map<string, number>;
   card: (name: string) => Pick<CatalogueEntry, 'color_identity'> | undefined;
 }
@@ -42,12 +44,12 @@ interface Scored {
 
 /** The final 15 and the changes from the user's sideboard. */
 export function sideboardPlan(input: SideboardPlanInput) {
-  const { sideboard, colors, archetypeLists, colorLists, topSideAdoption, card } = input;
-  const ours = cardUse(archetypeLists, 'sideboard');
-  const pool = cardUse(colorLists, 'sideboard');
+  const { sideboard, colors, archetypeAdoption, colorAdoption, topSideAdoption, card } = input;
+  const ours = archetypeAdoption.sideboard;
+  const pool = colorAdoption.sideboard;
   const scoreOf = (name: string): Scored => {
-    const own = adoptionOf(name, ours.get(name), archetypeLists.length);
-    const wide = adoptionOf(name, pool.get(name), colorLists.length);
+    const own = adoptionOf(name, ours.get(name), archetypeAdoption.lists);
+    const wide = adoptionOf(name, pool.get(name), colorAdoption.lists);
     // The archetype's own players decide; same-coloured lists and the top decks' sideboards break ties.
     return { name, score: own.decks_pct + wide.decks_pct / 4 + (topSideAdoption.get(name) ?? 0) / 8, pct: own.decks_pct, copies: own.average_copies || wide.average_copies };
   };
@@ -106,27 +108,24 @@ export function sideboardPlan(input: SideboardPlanInput) {
 
 /**
  * Per opponent, each final card's record: among the archetype's decks that met the opponent in the
- * window, decided matches of decks that had the card in their sideboard against decks that did not.
+ * window, matches of decks that had the card in their sideboard, and of decks that did not (every match
+ * of the pair less those).
  */
 async function sideboardEvidence(queries: MetaQueries, format: string, archetype: string, opponents: string[], window: TimeWindow, cards: string[]) {
-  const matches = await queries.matchesAgainst(format, archetype, opponents, window);
-  const ourIds = [...new Set(matches.map((m) => (m.deck1_archetype === archetype ? m.deck1_id : m.deck2_id)))];
-  const lists = new Map((await queries.listsById(ourIds)).map((l) => [l.id, new Set(l.sideboard.map((c) => c.card))]));
+  const [results, [tallies]] = await Promise.all([queries.sideboardResults(format, archetype, window), queries.matchTallies(format, [window])]);
+  const row = matchupMatrix(tallies).get(archetype);
   const evidence = new Map<string, Map<string, { with: MatchRecord; without: MatchRecord }>>();
-  for (const m of matches) {
-    const ours = m.deck1_archetype === archetype ? 'p1' : 'p2';
-    const opponent = ours === 'p1' ? m.deck2_archetype : m.deck1_archetype;
-    const side = lists.get(ours === 'p1' ? m.deck1_id : m.deck2_id);
-    if (!side) continue;
-    const byCard = evidence.get(opponent) ?? evidence.set(opponent, new Map()).get(opponent)!;
+  for (const opponent of opponents) {
+    const all = row?.get(opponent) ?? empty();
+    const byCard = new Map<string, { with: MatchRecord; without: MatchRecord }>();
     for (const card of cards) {
-      const entry = byCard.get(card) ?? byCard.set(card, { with: empty(), without: empty() }).get(card)!;
-      const record = side.has(card) ? entry.with : entry.without;
-      record.matches += 1;
-      if (m.result === 'draw') record.draws += 1;
-      else if (m.result === ours) record.wins += 1;
-      else record.losses += 1;
+      const sided = results.get(opponent)?.get(card) ?? empty();
+      byCard.set(card, {
+        with: { ...sided },
+        without: { matches: all.matches - sided.matches, wins: all.wins - sided.wins, losses: all.losses - sided.losses, draws: all.draws - sided.draws },
+      });
     }
+    evidence.set(opponent, byCard);
   }
   return evidence;
 }
@@ -138,12 +137,12 @@ export async function optimizeSideboard(deps: CoachingDeps, args: MetaMessages['
   const { queries } = deps;
   const { format, window, archetype, newest, deck, sample, top, matcher } = await optimizerInputs(deps, args);
   if (deck.mainboard.size + deck.sideboard.size === 0) throw new RequestError('bad_request', 'card_details has no cards that match the card data; call get_enriched_deck first');
-  const colorLists = await queries.listsWithinColors(format, deck.colors, window, COLOR_SAMPLE);
+  const colorAdoption = await queries.colorSideboardAdoption(format, deck.colors, window, COLOR_SAMPLE);
   const plan = sideboardPlan({
     sideboard: deck.sideboard,
     colors: deck.colors,
-    archetypeLists: sample.lists,
-    colorLists,
+    archetypeAdoption: sample.adoption,
+    colorAdoption,
     topSideAdoption: topArchetypeAdoption(top, 'sideboard'),
     card: (name) => matcher.find(name),
   });
@@ -161,16 +160,16 @@ export async function optimizeSideboard(deps: CoachingDeps, args: MetaMessages['
       opponent_archetype: t.archetype,
       meta_share: t.meta_share,
       matchup: t.matchup,
-      their_key_cards: topAdopted(cardUse(t.lists, 'mainboard'), t.lists.length, 8, (n) => !BASIC_LANDS.has(n) && matcher.find(n)?.is_land !== true),
-      their_sideboard_cards: topAdopted(cardUse(t.lists, 'sideboard'), t.lists.length, 6),
+      their_key_cards: topAdopted(t.adoption.mainboard, t.adoption.lists, 8, (n) => !BASIC_LANDS.has(n) && matcher.find(n)?.is_land !== true),
+      their_sideboard_cards: topAdopted(t.adoption.sideboard, t.adoption.lists, 6),
       bring_in: shown.filter((e) => (e.win_rate_with ?? 0) > (e.win_rate_without ?? 0)).map((e) => e.card),
       evidence: shown,
     };
   });
 
-  const facts = { format, archetype, deck_colors: deck.colors, window: sample.window, archetype_lists: sample.lists.length, sideboard_changes: plan.sideboard_changes, final_sideboard: plan.final_sideboard, sideboard_plans };
+  const facts = { format, archetype, deck_colors: deck.colors, window: sample.window, archetype_lists: sample.adoption.lists, sideboard_changes: plan.sideboard_changes, final_sideboard: plan.final_sideboard, sideboard_plans };
   const fallback = [
-    `**${archetype} sideboard** for ${format} against ${listing(top.map((t) => `${t.archetype} (${t.meta_share}%)`))}, from ${sample.lists.length} recent ${archetype} lists.`,
+    `**${archetype} sideboard** for ${format} against ${listing(top.map((t) => `${t.archetype} (${t.meta_share}%)`))}, from ${sample.adoption.lists} recent ${archetype} lists.`,
     plan.sideboard_changes.length
       ? plan.sideboard_changes.map((c) => `- ${c.action === 'add' ? `Add ${c.to} ${c.card}` : c.action === 'remove' ? `Cut ${c.from} ${c.card}` : `${c.card}: ${c.from} → ${c.to}`} (${c.reason}).`).join('\n')
       : 'Your sideboard already matches what the archetype\'s players bring: no change.',
@@ -199,6 +198,6 @@ export async function optimizeSideboard(deps: CoachingDeps, args: MetaMessages['
     final_sideboard: plan.final_sideboard,
     explanation: explanation.text,
     narrator: explanation.narrator,
-    metadata: { period: sample.window, archetype_lists: sample.lists.length, newest_tournament: newest },
+    metadata: { period: sample.window, archetype_lists: sample.adoption.lists, newest_tournament: newest },
   };
 }

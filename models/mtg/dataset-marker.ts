@@ -17,6 +17,9 @@ export interface DatasetMarker {
   /** Documents loaded, per collection. */
   counts: Record<string, number>;
   loaded_at: Date;
+  /** Additions applied since the load (tournament-additions.ts); absent before the first. */
+  revision?: number;
+  updated_at?: Date;
 }
 
 const schema = new Schema<DatasetMarker>(
@@ -27,6 +30,8 @@ const schema = new Schema<DatasetMarker>(
     documents_version: { type: Number },
     counts: { type: Schema.Types.Mixed, required: true },
     loaded_at: { type: Date, required: true },
+    revision: { type: Number },
+    updated_at: { type: Date },
   },
   { collection: 'datasets', versionKey: false, minimize: false },
 );

@@ -2,9 +2,9 @@
  * Loads the bundled MTG dataset into MongoDB, once. The `datasets` marker ({_id: 'mtg'}) is written
  * after everything else: with a marker for the same files nothing is done; without one, whatever an
  * interrupted load left is cleared and the load starts over; a marker for other files (the shipped
- * dataset changed) means a reload. The daily counts the meta tools read (mtg_daily_decks,
- * mtg_daily_matches) are computed in memory from the same documents and written before the marker too,
- * so a marker always stands for raw collections and counts that agree.
+ * dataset changed) means a reload. The aggregates the meta tools read (meta-aggregates.ts) are computed
+ * in memory from the same documents and written before the marker too, so a marker always stands for
+ * raw collections and aggregates that agree.
  */
 import { performance } from 'node:perf_hooks';
 import type { Connection, Model } from 'mongoose';
@@ -12,25 +12,25 @@ import { mtgCards } from './card.js';
 import { MTG_DATA_DIR, parseMtgDataset, readMtgDatasetFiles, type MtgDataset } from './dataset-files.js';
 import { datasetMarkers, type DatasetMarker } from './dataset-marker.js';
 import { cardDocument, decklistDocument, matchDocument, tournamentDocument } from './dataset-records.js';
-import { dailyDeckCounts, dailyMatchCounts } from './daily-counts.js';
+import { mtgArchetypeTotals } from './archetype-totals.js';
+import { mtgDailyAdoption } from './daily-adoption.js';
 import { mtgDailyDecks } from './daily-deck-counts.js';
 import { mtgDailyMatches } from './daily-match-counts.js';
+import { mtgDailySideboardResults } from './daily-sideboard-results.js';
+import { META_AGGREGATES, metaAggregates, type MetaAggregate } from './meta-aggregates.js';
 import { mtgDecklists } from './decklist.js';
 import { mtgMatches } from './match.js';
+import { mtgAdditions } from './tournament-additions.js';
 import { mtgTournaments } from './tournament.js';
 
 export const MTG_DATASET_ID = 'mtg';
 /** Bumped when the documents built from the same files change shape: a load of an older version is reloaded. */
-export const MTG_DOCUMENTS_VERSION = 3;
+export const MTG_DOCUMENTS_VERSION = 4;
 
 /** The collections the dataset fills, in load order. */
 export const MTG_COLLECTIONS = ['cards', 'tournaments', 'decklists', 'matches'] as const;
 export type MtgCollection = (typeof MTG_COLLECTIONS)[number];
 export type MtgCounts = Record<MtgCollection, number>;
-
-/** The collections of daily counts computed from `decklists` and `matches`, written after them. */
-export const MTG_DAILY_COUNT_COLLECTIONS = ['daily_decks', 'daily_matches'] as const;
-export type MtgDailyCountCollection = (typeof MTG_DAILY_COUNT_COLLECTIONS)[number];
 
 export interface SeedProgress {
   collection: MtgCollection;
@@ -54,7 +54,7 @@ export interface SeedMtgOptions {
   /**
    * More records to load with the files' (e.g. `bench:meta --scale`'s synthetic tournaments), built from
    * the parsed dataset; their ids must not collide with its own. They go through the same documents,
-   * daily counts and marker as the shipped records. Always a load (as with `force`), and the marker's
+   * aggregates and marker as the shipped records. Always a load (as with `force`), and the marker's
    * content_hash gets a `+extra:` suffix, so a later plain `troupe seed mtg` sees other data and reloads the files alone.
    */
   extraRecords?: (dataset: MtgDataset) => Pick<MtgDataset, 'tournaments' | 'decklists' | 'matches'>;
@@ -79,10 +79,14 @@ export function mtgModels(connection: Connection): { [C in MtgCollection]: Model
   };
 }
 
-export function mtgDailyCountModels(connection: Connection): { [C in MtgDailyCountCollection]: Model<never> } {
+/** The aggregate collections computed from `decklists` and `matches`, written after them. */
+export function mtgAggregateModels(connection: Connection): { [C in MetaAggregate]: Model<never> } {
   return {
     daily_decks: mtgDailyDecks(connection) as unknown as Model<never>,
     daily_matches: mtgDailyMatches(connection) as unknown as Model<never>,
+    daily_adoption: mtgDailyAdoption(connection) as unknown as Model<never>,
+    daily_sideboard_results: mtgDailySideboardResults(connection) as unknown as Model<never>,
+    archetype_totals: mtgArchetypeTotals(connection) as unknown as Model<never>,
   };
 }
 
@@ -98,8 +102,8 @@ export async function seedMtg(connection: Connection, options: SeedMtgOptions = 
   const files = await readMtgDatasetFiles(dataDir);
   const markers = datasetMarkers(connection);
   const models = mtgModels(connection);
-  const dailyModels = mtgDailyCountModels(connection);
-  const everyModel = [...Object.values(models), ...Object.values(dailyModels)];
+  const aggregateModels = mtgAggregateModels(connection);
+  const everyModel = [...Object.values(models), ...Object.values(aggregateModels)];
   const previous = await mtgDatasetMarker(connection);
   const seconds = () => Math.round((performance.now() - started) / 10) / 100;
 
@@ -118,6 +122,12 @@ export async function seedMtg(connection: Connection, options: SeedMtgOptions = 
   await Promise.all(everyModel.map((model) => model.init()));
 
   const dataset = parseMtgDataset(files);
+  // Tournaments added since an earlier load (`troupe seed mtg --add`) are loaded again after the files.
+  for (const addition of await mtgAdditions(connection).find({}).sort({ added_at: 1 }).lean()) {
+    dataset.tournaments = dataset.tournaments.concat(addition.tournaments);
+    dataset.decklists = dataset.decklists.concat(addition.decklists);
+    dataset.matches = dataset.matches.concat(addition.matches);
+  }
   let contentHash = files.contentHash;
   if (extraRecords !== undefined) {
     const extra = extraRecords(dataset);
@@ -153,10 +163,10 @@ export async function seedMtg(connection: Connection, options: SeedMtgOptions = 
   }
 
   // From the documents in memory: grouping them again in MongoDB would read back everything just written.
-  const daily: Record<MtgDailyCountCollection, object[]> = { daily_decks: dailyDeckCounts(decklists), daily_matches: dailyMatchCounts(matches) };
-  for (const name of MTG_DAILY_COUNT_COLLECTIONS) {
-    for (let start = 0; start < daily[name].length; start += batchSize) {
-      await dailyModels[name].insertMany(daily[name].slice(start, start + batchSize) as never[], { ordered: false, lean: true });
+  const aggregates = metaAggregates(decklists, matches);
+  for (const name of META_AGGREGATES) {
+    for (let start = 0; start < aggregates[name].length; start += batchSize) {
+      await aggregateModels[name].insertMany(aggregates[name].slice(start, start + batchSize) as never[], { ordered: false, lean: true });
     }
   }
 
@@ -164,13 +174,13 @@ export async function seedMtg(connection: Connection, options: SeedMtgOptions = 
   for (const name of MTG_COLLECTIONS) {
     if (counts[name] !== dataset[name].length) throw new Error(`loaded ${counts[name]} MTG ${name}, expected ${dataset[name].length}`);
   }
-  for (const name of MTG_DAILY_COUNT_COLLECTIONS) {
-    const stored = await dailyModels[name].estimatedDocumentCount();
-    if (stored !== daily[name].length) throw new Error(`loaded ${stored} MTG ${name}, expected ${daily[name].length}`);
+  for (const name of META_AGGREGATES) {
+    const stored = await aggregateModels[name].estimatedDocumentCount();
+    if (stored !== aggregates[name].length) throw new Error(`loaded ${stored} MTG ${name}, expected ${aggregates[name].length}`);
   }
   const marker: DatasetMarker = {
     _id: MTG_DATASET_ID,
-    as_of: dataset.meta.as_of,
+    as_of: tournaments.reduce((day, t) => (t.day > day ? t.day : day), dataset.meta.as_of),
     content_hash: contentHash,
     documents_version: MTG_DOCUMENTS_VERSION,
     counts,

@@ -1,6 +1,11 @@
 import { expect } from 'chai';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import mongoose from 'mongoose';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
+import { MTG_DATA_DIR, parseMtgDataset, readMtgDatasetFiles } from '../../models/mtg/dataset-files.js';
 import { uniqueDbName } from '../support/mongo-target.js';
 import { runTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
 
@@ -42,27 +47,68 @@ describe('troupe seed mtg (CLI)', function () {
     expect(second.stderr).to.equal('');
   });
 
-  it('--verify checks the daily counts against the raw collections, and lists a tampered one', async () => {
+  it('--verify checks the aggregates against the raw collections, and lists a tampered one', async () => {
     // Loaded by the test above; alone, this loads it.
     expect((await troupe(['seed', 'mtg'])).code).to.equal(0);
     const clean = await troupe(['seed', 'mtg', '--verify']);
     expect(clean.code, clean.stderr).to.equal(0);
-    expect(clean.stdout).to.match(/^aggregates match: \d+ mtg_daily_decks and \d+ mtg_daily_matches documents recomputed from mtg_decklists and mtg_matches \(\d+\.\d s\)\.$/m);
+    expect(clean.stdout).to.match(
+      /^aggregates match: [\d,]+ mtg_daily_decks, [\d,]+ mtg_daily_matches, [\d,]+ mtg_daily_adoption, [\d,]+ mtg_daily_sideboard_results, [\d,]+ mtg_archetype_totals documents recomputed from mtg_decklists and mtg_matches \(\d+\.\d s\)\.$/m,
+    );
 
     const connection = await mongoose.createConnection(mongo.uri, { dbName }).asPromise();
+    const tamper = (by: number) => connection.db!.collection('mtg_daily_decks').updateOne({ _id: 'Modern/2026-08-08' as never }, { $inc: { 'counts.0.decks': by } });
     try {
-      await connection.db!.collection('mtg_daily_decks').updateOne({ _id: 'Modern/2026-08-08' as never }, { $inc: { 'counts.0.decks': 5 } });
+      await tamper(5);
+      const tampered = await troupe(['seed', 'mtg', '--verify']);
+      expect(tampered.code).to.equal(1);
+      expect(tampered.stdout).to.match(/^aggregates differ from mtg_decklists and mtg_matches in 1 figure \(/m);
+      expect(tampered.stdout).to.match(/^ {2}mtg_daily_decks Modern\/2026-08-08 .+: (\d+) stored, \d+ expected$/m);
+      expect(tampered.stdout).to.include('Rebuild them with: troupe seed mtg --force');
     } finally {
+      await tamper(-5);
       await connection.close();
     }
-    const tampered = await troupe(['seed', 'mtg', '--verify']);
-    expect(tampered.code).to.equal(1);
-    expect(tampered.stdout).to.match(/^aggregates differ from mtg_decklists and mtg_matches in 1 figure \(/m);
-    expect(tampered.stdout).to.match(/^ {2}mtg_daily_decks Modern\/2026-08-08 .+: (\d+) stored, \d+ expected$/m);
-    expect(tampered.stdout).to.include('Rebuild them with: troupe seed mtg --force');
 
     const both = await troupe(['seed', 'mtg', '--verify', '--force']);
     expect(both.code).to.equal(1);
     expect(both.stderr).to.include('--force and --verify do not go together');
+  });
+
+  it('--add adds a file of new tournaments with their aggregates, and refuses a bad or repeated one', async () => {
+    expect((await troupe(['seed', 'mtg'])).code).to.equal(0);
+    const dataset = parseMtgDataset(await readMtgDatasetFiles(MTG_DATA_DIR));
+    const tournament = dataset.tournaments.find((t) => t.date === '2026-08-08' && t.format === 'Modern')!;
+    const decklists = dataset.decklists.filter((d) => d.tournament_id === tournament.id);
+    const matches = dataset.matches.filter((m) => m.tournament_id === tournament.id);
+    const [t, d, m] = [90_000_000, 90_000_000, 90_000_000];
+    const addition = {
+      tournaments: [{ ...tournament, id: tournament.id + t, key: `${tournament.key}#cli`, date: '2026-08-09' }],
+      decklists: decklists.map((x) => ({ ...x, id: x.id + d, tournament_id: x.tournament_id + t, date: '2026-08-09' })),
+      matches: matches.map((x) => ({ ...x, id: x.id + m, tournament_id: x.tournament_id + t, deck1_id: x.deck1_id === null ? null : x.deck1_id + d, deck2_id: x.deck2_id === null ? null : x.deck2_id + d })),
+    };
+    const dir = await mkdtemp(join(tmpdir(), 'troupe-seed-add-'));
+    try {
+      const file = join(dir, 'addition.json.gz');
+      await writeFile(file, gzipSync(JSON.stringify(addition)));
+      const added = await troupe(['seed', 'mtg', '--add', file]);
+      expect(added.code, added.stderr).to.equal(0);
+      expect(added.stdout).to.match(new RegExp(`^added 1 tournaments, ${decklists.length} decklists and ${matches.length} matches \\(dataset now as of 2026-08-09, revision 1\\); [\\d,]+ aggregate documents updated`, 'm'));
+      const verified = await troupe(['seed', 'mtg', '--verify']);
+      expect(verified.code, verified.stdout).to.equal(0);
+
+      const again = await troupe(['seed', 'mtg', '--add', file]);
+      expect(again.code).to.equal(1);
+      expect(again.stderr).to.match(/^troupe seed mtg --add: tournaments already loaded: ids \d+; nothing was added$/m);
+      const bad = join(dir, 'bad.json');
+      await writeFile(bad, JSON.stringify({ tournaments: [{ id: 'x' }], decklists: [], matches: [] }));
+      const refused = await troupe(['seed', 'mtg', '--add', bad]);
+      expect(refused.code).to.equal(1);
+      expect(refused.stderr).to.include('does not hold {tournaments, decklists, matches} records: tournaments.0.id:');
+      const both = await troupe(['seed', 'mtg', '--add', file, '--force']);
+      expect(both.stderr).to.include('--add goes alone');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

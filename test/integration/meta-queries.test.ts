@@ -48,13 +48,14 @@
  */
 import { expect } from 'chai';
 import mongoose, { type Connection } from 'mongoose';
+import type { ListsAdoption } from '../../actors/meta/coaching-context.js';
 import { messages } from '../../actors/meta/contract.js';
 import { deckMatchups, formatArchetypes, formatMatchups, metaRankings } from '../../actors/meta/format-meta.js';
 import { DatasetAnswerCache } from '../../actors/meta/dataset-answer-cache.js';
 import { MetaQueries } from '../../actors/meta/meta-queries.js';
 import { RequestError } from '../../actors/runtime/contract.js';
 import { mtgCards } from '../../models/mtg/card.js';
-import { rebuildDailyCounts } from '../../models/mtg/daily-counts-verification.js';
+import { rebuildMetaAggregates } from '../../models/mtg/meta-aggregates-verification.js';
 import { mtgDailyDecks } from '../../models/mtg/daily-deck-counts.js';
 import { datasetMarkers } from '../../models/mtg/dataset-marker.js';
 import { mtgDecklists, type MtgDecklist } from '../../models/mtg/decklist.js';
@@ -167,7 +168,7 @@ function tournamentDoc([id, format, day]: (typeof TOURNAMENTS)[number]): MtgTour
 
 function deckDoc([id, t, archetype, color]: (typeof DECKS)[number]): MtgDecklist {
   const { format, day } = tournament.get(t)!;
-  // A few cards so the list reads have something to return: every deck plays one card named after its colour.
+  // A few cards so adoption has something to count: Lightning Bolt everywhere, one card of the deck's own, a sideboard card in blue decks.
   return {
     _id: id,
     tournament_id: t,
@@ -186,7 +187,10 @@ function deckDoc([id, t, archetype, color]: (typeof DECKS)[number]): MtgDecklist
     archetype_method: 'test',
     archetype_name: deck.get(id)!.name,
     companion: null,
-    mainboard: [{ card: 'Lightning Bolt', count: 4 }],
+    mainboard: [
+      { card: 'Lightning Bolt', count: 4 },
+      { card: `Deck ${id} card`, count: 1 },
+    ],
     sideboard: color.includes('U') ? [{ card: 'Mystical Dispute', count: 2 }] : [],
   };
 }
@@ -240,7 +244,7 @@ describe('MetaQueries and the format meta tools on a hand-made dataset', functio
     await mtgDecklists(connection).insertMany(DECKS.map(deckDoc));
     await mtgMatches(connection).insertMany(MATCHES.map(matchDoc));
     // The meta tools read the daily counts a load writes; these documents were inserted by hand.
-    await rebuildDailyCounts(connection);
+    await rebuildMetaAggregates(connection);
     await mtgCards(connection).insertMany(
       [
         ['Lightning Bolt', '{R}', 1, 'Instant', ['R']],
@@ -651,36 +655,46 @@ describe('MetaQueries and the format meta tools on a hand-made dataset', functio
     });
   });
 
-  describe('list and card reads', () => {
-    it('reads lists by archetype, by colours (any subset of them) and by id, newest first', async () => {
-      const window = { start: '2026-02-25', end: '2026-03-10', days: 14 };
-      // Boros lists in the window: d1, d2 (03-10), d6 (03-03), d10 (02-25); newest first, then highest id.
-      expect((await queries.archetypeLists('Modern', 'Boros Energy', window, 10)).map((l) => l.id)).to.deep.equal([2, 1, 6, 10]);
-      expect((await queries.archetypeLists('Modern', 'Boros Energy', window, 2)).map((l) => l.id)).to.deep.equal([2, 1]);
-      // Colours inside UR (C, U, R, UR): the UR decks d3, d5, d7, d11, d12 and the mono-R Boros d10; not WR, G or RG.
-      expect((await queries.listsWithinColors('Modern', 'UR', window, 50)).map((l) => l.id)).to.deep.equal([5, 3, 7, 12, 11, 10]);
-      const [list] = await queries.listsById([12]);
-      expect(list).to.deep.equal({
-        id: 12,
-        day: '2026-02-25',
-        archetype: 'Unknown (UR)',
-        color: 'UR',
-        mainboard: [{ card: 'Lightning Bolt', count: 4 }],
-        sideboard: [{ card: 'Mystical Dispute', count: 2 }],
+  describe('adoption, sideboard results and card reads', () => {
+    const window = { start: '2026-02-25', end: '2026-03-10', days: 14 };
+    const plain = (adoption: ListsAdoption) => ({ lists: adoption.lists, mainboard: Object.fromEntries(adoption.mainboard), sideboard: Object.fromEntries(adoption.sideboard) });
+
+    it('adds up card adoption over the newest lists of an archetype, reading deck lists only for a day not taken whole', async () => {
+      // Boros lists in the window: d1, d2 (03-10), d6 (03-03), d10 (02-25).
+      expect(plain(await queries.archetypeAdoption('Modern', 'Boros Energy', window, 10))).to.deep.equal({
+        lists: 4,
+        mainboard: { 'Lightning Bolt': { decks: 4, copies: 16 }, 'Deck 1 card': { decks: 1, copies: 1 }, 'Deck 2 card': { decks: 1, copies: 1 }, 'Deck 6 card': { decks: 1, copies: 1 }, 'Deck 10 card': { decks: 1, copies: 1 } },
+        sideboard: {},
       });
+      // Three: 03-10 and 03-03 whole. One: 03-10 does not fit whole, so its highest id, d2.
+      expect(Object.keys(plain(await queries.archetypeAdoption('Modern', 'Boros Energy', window, 3)).mainboard).sort()).to.deep.equal(['Deck 1 card', 'Deck 2 card', 'Deck 6 card', 'Lightning Bolt']);
+      expect(plain(await queries.archetypeAdoption('Modern', 'Boros Energy', window, 1))).to.deep.equal({
+        lists: 1,
+        mainboard: { 'Lightning Bolt': { decks: 1, copies: 4 }, 'Deck 2 card': { decks: 1, copies: 1 } },
+        sideboard: {},
+      });
+      expect((await queries.archetypeAdoption('Modern', 'Living End', window, 10)).lists).to.equal(0);
     });
 
-    it('finds matches between an archetype and its opponents, from either side', async () => {
-      const window = { start: '2026-02-25', end: '2026-03-10', days: 14 };
-      // Izzet against Boros or Unknown: m1 (Boros-Izzet), m3 (Izzet-Unknown), m7, m11, m12
-      const found = await queries.matchesAgainst('Modern', 'Izzet Murktide', ['Boros Energy', 'Unknown (UR)'], window);
-      expect(found.map((m) => [m.deck1_id, m.deck2_id, m.result]).sort((a, b) => Number(a[0]) - Number(b[0]))).to.deep.equal([
-        [1, 3, 'p1'],
-        [3, 5, 'draw'],
-        [6, 7, 'p2'],
-        [10, 11, 'p1'],
-        [11, 12, 'p2'],
-      ]);
+    it('adds up card adoption over the newest lists within some colours (any subset of them)', async () => {
+      // Inside UR (C, U, R, UR): d3, d5 (03-10), d7 (03-03), d10 (mono-R Boros), d11, d12 (02-25); not WR, G or RG.
+      const all = await queries.colorSideboardAdoption('Modern', 'UR', window, 50);
+      expect(plain(all)).to.deep.equal({ lists: 6, mainboard: {}, sideboard: { 'Mystical Dispute': { decks: 5, copies: 10 } } });
+      // Four: 03-10 and 03-03 whole (three lists), then d12, the highest id of 02-25; and three: d12 alone is not blue.
+      expect(plain(await queries.colorSideboardAdoption('Modern', 'UR', window, 4))).to.deep.equal({ lists: 4, mainboard: {}, sideboard: { 'Mystical Dispute': { decks: 4, copies: 8 } } });
+      expect(plain(await queries.colorSideboardAdoption('Modern', 'R', window, 50))).to.deep.equal({ lists: 1, mainboard: {}, sideboard: {} });
+    });
+
+    it('sums the results per opponent of decks that sided a card, from either side of the match', async () => {
+      // Izzet (d3, d7, d11 side Mystical Dispute) in the window: m1 lost to Boros, m3 drew Unknown (UR), m7 beat Boros,
+      // m8 beat Amulet, m11 lost to Boros, m12 lost to Unknown (UR).
+      const results = await queries.sideboardResults('Modern', 'Izzet Murktide', window);
+      expect(Object.fromEntries([...results].map(([opponent, cards]) => [opponent, Object.fromEntries(cards)]))).to.deep.equal({
+        'Boros Energy': { 'Mystical Dispute': { matches: 3, wins: 1, losses: 2, draws: 0 } },
+        'Unknown (UR)': { 'Mystical Dispute': { matches: 2, wins: 0, losses: 1, draws: 1 } },
+        'Amulet Titan': { 'Mystical Dispute': { matches: 1, wins: 1, losses: 0, draws: 0 } },
+      });
+      expect((await queries.sideboardResults('Modern', 'Boros Energy', window)).size).to.equal(0);
     });
 
     it('reads card facts by exact name', async () => {
@@ -698,7 +712,7 @@ describe('MetaQueries and the format meta tools on a hand-made dataset', functio
 
     after(async () => {
       await datasetMarkers(connection).deleteOne({ _id: 'mtg' });
-      await rebuildDailyCounts(connection);
+      await rebuildMetaAggregates(connection);
     });
 
     it('keeps answers while the dataset marker stays, and drops them when a load writes a new one', async () => {
@@ -727,7 +741,7 @@ describe('MetaQueries and the format meta tools on a hand-made dataset', functio
 
     it('caches nothing without a marker (no complete load, or one under way)', async () => {
       await datasetMarkers(connection).deleteOne({ _id: 'mtg' });
-      await rebuildDailyCounts(connection);
+      await rebuildMetaAggregates(connection);
       expect(await boros()).to.equal(2);
       await mtgDailyDecks(connection).updateOne({ _id: 'Modern/2026-03-10', 'counts.archetype': 'Boros Energy' }, { $inc: { 'counts.$.decks': 1 } });
       expect(await boros()).to.equal(3);

@@ -3,7 +3,7 @@ import mongoose, { type Connection } from 'mongoose';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
 import { mtgCards } from '../../models/mtg/card.js';
 import { cardLookupKey } from '../../models/mtg/card-lookup-key.js';
-import { verifyDailyCounts } from '../../models/mtg/daily-counts-verification.js';
+import { verifyMetaAggregates } from '../../models/mtg/meta-aggregates-verification.js';
 import { mtgDailyDecks } from '../../models/mtg/daily-deck-counts.js';
 import { mtgDailyMatches } from '../../models/mtg/daily-match-counts.js';
 import { datasetMarkers } from '../../models/mtg/dataset-marker.js';
@@ -56,12 +56,19 @@ describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
     expect(progress.at(-1)).to.deep.include({ collection: 'matches', done: COUNTS.matches, overallDone: progress.at(-1)!.overallTotal });
   });
 
-  it('writes daily counts of decks and matches that add up to the raw collections', async () => {
-    const check = await verifyDailyCounts(connection);
+  it('writes aggregates (daily decks, matches, card adoption, sideboard results; archetype totals) that add up to the raw collections', async () => {
+    const check = await verifyMetaAggregates(connection);
     expect(check.differences).to.deep.equal([]);
-    expect(check.documents.decks).to.be.greaterThan(300);
-    expect(await mtgDailyDecks(connection).countDocuments()).to.equal(check.documents.decks);
-    expect(await mtgDailyMatches(connection).countDocuments()).to.equal(check.documents.matches);
+    expect(check.documents.daily_decks).to.be.greaterThan(300);
+    expect(check.documents.daily_adoption).to.be.greaterThan(check.documents.daily_decks);
+    expect(check.documents.daily_sideboard_results).to.be.greaterThan(300);
+    expect(await mtgDailyDecks(connection).countDocuments()).to.equal(check.documents.daily_decks);
+    expect(await mtgDailyMatches(connection).countDocuments()).to.equal(check.documents.daily_matches);
+    expect(await connection.db!.collection('mtg_daily_adoption').countDocuments()).to.equal(check.documents.daily_adoption);
+    expect(await connection.db!.collection('mtg_archetype_totals').countDocuments()).to.equal(check.documents.archetype_totals);
+    const total = async (collection: string) => (await connection.db!.collection(collection).aggregate<{ n: number }>([{ $group: { _id: null, n: { $sum: '$decks' } } }]).toArray())[0].n;
+    expect(await total('mtg_daily_adoption')).to.equal(COUNTS.decklists);
+    expect(await total('mtg_archetype_totals')).to.equal(COUNTS.decklists);
     const sum = async (collection: string, field: string) =>
       (await connection.db!.collection(collection).aggregate<{ n: number }>([{ $unwind: '$counts' }, { $group: { _id: null, n: { $sum: `$counts.${field}` } } }]).toArray())[0].n;
     expect(await sum('mtg_daily_decks', 'decks')).to.equal(COUNTS.decklists);
@@ -158,13 +165,13 @@ describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
     expect(await countAll()).to.deep.equal(COUNTS);
     expect(await mtgDecklists(connection).findById(1).lean()).to.deep.include({ player: 'Elvengrillo' });
     expect(await datasetMarkers(connection).findById('mtg').lean()).to.deep.include({ as_of: '2026-08-08' });
-    expect((await verifyDailyCounts(connection)).differences).to.deep.equal([]);
+    expect((await verifyMetaAggregates(connection)).differences).to.deep.equal([]);
   });
 
   it('writes the same daily counts when loading without the wire (seedMtgFast)', async () => {
     const reloaded = await seedMtgFast(connection, { force: true });
     expect(reloaded).to.deep.include({ status: 'loaded', replaced: 'forced' });
-    expect((await verifyDailyCounts(connection)).differences).to.deep.equal([]);
+    expect((await verifyMetaAggregates(connection)).differences).to.deep.equal([]);
   });
 
   it('verify reports a tampered, a missing and an extra daily count', async () => {
@@ -174,7 +181,7 @@ describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
     await mtgDailyMatches(connection).deleteOne({ _id: 'Pauper/2026-05-17' });
     await mtgDailyMatches(connection).updateOne({ _id: 'Legacy/2026-08-08' }, { $push: { counts: { deck1: 'Nobody', deck2: null, result: 'p1', matches: 1 } } });
 
-    const { differences } = await verifyDailyCounts(connection);
+    const { differences } = await verifyMetaAggregates(connection);
     expect(differences).to.include(`mtg_daily_decks Modern/2026-08-08 ${first.archetype} (${first.color}): ${first.decks + 2} stored, ${first.decks} expected`);
     expect(differences).to.include('mtg_daily_matches Legacy/2026-08-08 Nobody vs (no list), p1: 1 stored, none expected');
     expect(differences).to.include('mtg_daily_matches Pauper/2026-05-17 format: missing stored, Pauper expected');
@@ -183,7 +190,7 @@ describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
 
     // A reload writes them right again.
     await seedMtg(connection, { force: true });
-    expect((await verifyDailyCounts(connection)).differences).to.deep.equal([]);
+    expect(await mtgDailyDecks(connection).findById('Modern/2026-08-08').lean()).to.deep.equal(day);
   });
   it('loads extra records with the files (bench:meta --scale), counting them in the daily counts, and a plain load drops them again', async () => {
     const scaled = await seedMtg(connection, {
@@ -202,11 +209,11 @@ describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
     expect(scaled.counts).to.deep.include({ tournaments: COUNTS.tournaments + 2, decklists: COUNTS.decklists + 2 * extraDecks });
     expect(scaled.marker.content_hash).to.match(/^[0-9a-f]{64}\+extra:2\/\d+\/\d+$/);
     expect(await mtgDailyDecks(connection).exists({ _id: 'Pauper/2026-05-15' })).to.not.equal(null);
-    expect((await verifyDailyCounts(connection)).differences).to.deep.equal([]);
+    expect((await verifyMetaAggregates(connection)).differences).to.deep.equal([]);
 
     const plain = await seedMtg(connection);
     expect(plain).to.deep.include({ status: 'loaded', replaced: 'outdated' });
     expect(plain.counts).to.deep.equal(COUNTS);
-    expect((await verifyDailyCounts(connection)).differences).to.deep.equal([]);
+    expect(await mtgDailyDecks(connection).exists({ _id: 'Pauper/2026-05-15' })).to.equal(null);
   });
 });

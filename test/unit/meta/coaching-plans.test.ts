@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { BASIC_LANDS, fitsColors } from '../../../actors/meta/coaching-context.js';
+import { BASIC_LANDS, addLists, emptyAdoption, fitsColors, type ListsAdoption } from '../../../actors/meta/coaching-context.js';
 import { FLEX_BELOW_PCT, mainboardPlan, topArchetypeAdoption, type MainboardPlanInput, type TopArchetype } from '../../../actors/meta/mainboard-optimizer.js';
 import type { ListSample } from '../../../actors/meta/meta-queries.js';
 import { KEEP_AT_PCT, SIDEBOARD_SIZE, sideboardPlan, type SideboardPlanInput } from '../../../actors/meta/sideboard-optimizer.js';
@@ -71,6 +71,13 @@ const list = (mainboard: Entries, sideboard: Entries = [], archetype = 'Izzet Mu
   sideboard: sideboard.map(([name, count]) => ({ card: name, count })),
 });
 
+/** Card adoption over these lists, as the queries add it up. */
+const adoption = (lists: ListSample[]): ListsAdoption => {
+  const out = emptyAdoption();
+  addLists(out, lists);
+  return out;
+};
+
 const expectUnavailable = (run: () => unknown) => {
   let error: unknown;
   try {
@@ -117,9 +124,9 @@ describe('mainboardPlan', () => {
    *   Fatal Push:     Jund 100% * 0.25 = 25          Ragavan, Thoughtseize: Jund 50% * 0.25 = 12.5
    */
   const TOP: TopArchetype[] = [
-    { archetype: 'Burn', meta_share: 30, lists: [list([['Lightning Bolt', 4], ['Lava Spike', 4], ['Mountain', 16]], [], 'Burn'), list([['Lightning Bolt', 4], ['Lava Spike', 4], ["Mishra's Bauble", 4], ['Mountain', 16]], [], 'Burn')] },
-    { archetype: 'Jund', meta_share: 10, lists: [list([['Fatal Push', 4], ['Ragavan, Nimble Pilferer', 4], ['Thoughtseize', 4]], [], 'Jund'), list([['Fatal Push', 3], ['Lightning Bolt', 4]], [], 'Jund')] },
-    { archetype: 'Tron', meta_share: 20, lists: [] },
+    { archetype: 'Burn', meta_share: 30, adoption: adoption([list([['Lightning Bolt', 4], ['Lava Spike', 4], ['Mountain', 16]], [], 'Burn'), list([['Lightning Bolt', 4], ['Lava Spike', 4], ["Mishra's Bauble", 4], ['Mountain', 16]], [], 'Burn')]) },
+    { archetype: 'Jund', meta_share: 10, adoption: adoption([list([['Fatal Push', 4], ['Ragavan, Nimble Pilferer', 4], ['Thoughtseize', 4]], [], 'Jund'), list([['Fatal Push', 3], ['Lightning Bolt', 4]], [], 'Jund')]) },
+    { archetype: 'Tron', meta_share: 20, adoption: adoption([]) },
   ];
 
   /** The user's Izzet main deck: 4+4+2+2+4+3 = 19 spells and 4+2+8 = 14 lands. */
@@ -134,7 +141,7 @@ describe('mainboardPlan', () => {
     ['Spirebluff Canal', 2],
     ['Island', 8],
   ]);
-  const input: MainboardPlanInput = { mainboard: MAINBOARD, colors: 'UR', archetypeLists: ARCHETYPE_LISTS, top: TOP, card };
+  const input: MainboardPlanInput = { mainboard: MAINBOARD, colors: 'UR', archetypeAdoption: adoption(ARCHETYPE_LISTS), top: TOP, card };
 
   it('topArchetypeAdoption weights each archetype by its share among those with lists', () => {
     expect(Object.fromEntries(topArchetypeAdoption(TOP, 'mainboard'))).to.deep.equal({
@@ -146,7 +153,7 @@ describe('mainboardPlan', () => {
       'Ragavan, Nimble Pilferer': 12.5,
       Thoughtseize: 12.5,
     });
-    expect(topArchetypeAdoption([{ archetype: 'Tron', meta_share: 20, lists: [] }], 'mainboard').size).to.equal(0);
+    expect(topArchetypeAdoption([{ archetype: 'Tron', meta_share: 20, adoption: adoption([]) }], 'mainboard').size).to.equal(0);
     expect(topArchetypeAdoption([], 'sideboard').size).to.equal(0);
   });
 
@@ -200,7 +207,7 @@ describe('mainboardPlan', () => {
     const plan = mainboardPlan({
       mainboard: new Map([['Lightning Bolt', 4], ['Subtlety', 4]]),
       colors: 'UR',
-      archetypeLists: [list([['Lightning Bolt', 4]])],
+      archetypeAdoption: adoption([list([['Lightning Bolt', 4]])]),
       top: TOP,
       card,
     });
@@ -260,7 +267,7 @@ describe('sideboardPlan', () => {
    */
   const COLOR_LISTS = [list([], [['Blood Moon', 3], ['Force of Negation', 2]], 'Other'), list([], [['Force of Negation', 3], ['Abrade', 1]], 'Other')];
   const TOP_SIDE = new Map([['Relic of Progenitus', 40], ['Rest in Peace', 80], ['Abrade', 20]]);
-  const base: Omit<SideboardPlanInput, 'sideboard'> = { colors: 'UR', archetypeLists: ARCHETYPE_LISTS, colorLists: COLOR_LISTS, topSideAdoption: TOP_SIDE, card };
+  const base: Omit<SideboardPlanInput, 'sideboard'> = { colors: 'UR', archetypeAdoption: adoption(ARCHETYPE_LISTS), colorAdoption: adoption(COLOR_LISTS), topSideAdoption: TOP_SIDE, card };
   const total = (cards: Array<{ quantity: number }>) => cards.reduce((n, c) => n + c.quantity, 0);
 
   it('keeps the user\'s cards sided by at least 10% of the lists and fills to 15 with the best candidates', () => {
@@ -353,13 +360,13 @@ describe('sideboardPlan', () => {
     const plan = sideboardPlan({
       sideboard: new Map([['Spell Pierce', 3]]),
       colors: 'UR',
-      archetypeLists: [
+      archetypeAdoption: adoption([
         list([], [['Blood Moon', 2], ['Abrade', 3], ['Flusterstorm', 2], ['Engineered Explosives', 1]]),
         list([], [['Blood Moon', 2], ['Abrade', 3], ['Flusterstorm', 2]]),
         list([], [['Blood Moon', 2], ['Abrade', 3]]),
         list([], [['Blood Moon', 2]]),
-      ],
-      colorLists: [],
+      ]),
+      colorAdoption: adoption([]),
       topSideAdoption: new Map(),
       card,
     });
@@ -381,18 +388,18 @@ describe('sideboardPlan', () => {
   it('throws RequestError unavailable when not even four copies of everything make 15', () => {
     // One candidate (Blood Moon) and an empty sideboard: at most 4 cards.
     const error = expectUnavailable(() =>
-      sideboardPlan({ sideboard: new Map(), colors: 'UR', archetypeLists: [list([], [['Blood Moon', 2]])], colorLists: [], topSideAdoption: new Map(), card }),
+      sideboardPlan({ sideboard: new Map(), colors: 'UR', archetypeAdoption: adoption([list([], [['Blood Moon', 2]])]), colorAdoption: adoption([]), topSideAdoption: new Map(), card }),
     );
     expect(error.message).to.include('colours UR');
     // No lists at all.
-    expectUnavailable(() => sideboardPlan({ sideboard: new Map(), colors: 'UR', archetypeLists: [], colorLists: [], topSideAdoption: new Map(), card }));
+    expectUnavailable(() => sideboardPlan({ sideboard: new Map(), colors: 'UR', archetypeAdoption: adoption([]), colorAdoption: adoption([]), topSideAdoption: new Map(), card }));
     // Only off-colour, unknown and basic cards in the data: nothing fits a mono-blue deck.
     expectUnavailable(() =>
       sideboardPlan({
         sideboard: new Map([['Spell Pierce', 2]]),
         colors: 'U',
-        archetypeLists: [list([], [['Blood Moon', 4], ['Surgical Extraction', 4], [UNKNOWN, 4], ['Island', 4], ['Rest in Peace', 4]])],
-        colorLists: [],
+        archetypeAdoption: adoption([list([], [['Blood Moon', 4], ['Surgical Extraction', 4], [UNKNOWN, 4], ['Island', 4], ['Rest in Peace', 4]])]),
+        colorAdoption: adoption([]),
         topSideAdoption: new Map(),
         card,
       }),
@@ -413,6 +420,7 @@ describe('planner properties (random small fixtures)', () => {
     for (const [name, count] of cards) if (n + count <= 20) (kept.push([name, count]), (n += count));
     return new Map(kept);
   });
+  const topOf = (lists: Array<{ archetype: string; meta_share: number; lists: ListSample[] }>): TopArchetype[] => lists.map((t) => ({ archetype: t.archetype, meta_share: t.meta_share, adoption: adoption(t.lists) }));
   const top = fc.array(fc.record({ archetype: fc.constantFrom('Burn', 'Jund', 'Tron'), meta_share: fc.double({ min: 0.5, max: 40, noNaN: true }), lists: fc.array(sample, { maxLength: 4 }) }), { maxLength: 3 });
 
   it('sideboardPlan returns exactly 15 cards, adds only cards that fit, and its changes lead from the old sideboard to the new one (or says unavailable)', () => {
@@ -420,7 +428,7 @@ describe('planner properties (random small fixtures)', () => {
       fc.property(userSideboard, colors, lists, lists, top, (sideboard, deckColors, archetypeLists, colorLists, topLists) => {
         let plan: ReturnType<typeof sideboardPlan>;
         try {
-          plan = sideboardPlan({ sideboard, colors: deckColors, archetypeLists, colorLists, topSideAdoption: topArchetypeAdoption(topLists, 'sideboard'), card });
+          plan = sideboardPlan({ sideboard, colors: deckColors, archetypeAdoption: adoption(archetypeLists), colorAdoption: adoption(colorLists), topSideAdoption: topArchetypeAdoption(topOf(topLists), 'sideboard'), card });
         } catch (error) {
           expect(error).to.be.instanceOf(RequestError);
           expect((error as RequestError).code).to.equal('unavailable');
@@ -454,7 +462,7 @@ describe('planner properties (random small fixtures)', () => {
     fc.assert(
       fc.property(entries(14), colors, lists, top, (main, deckColors, archetypeLists, topLists) => {
         const mainboard = new Map(main);
-        const plan = mainboardPlan({ mainboard, colors: deckColors, archetypeLists, top: topLists, card });
+        const plan = mainboardPlan({ mainboard, colors: deckColors, archetypeAdoption: adoption(archetypeLists), top: topOf(topLists), card });
         expect(plan.flex_spots.length).to.be.at.most(8);
         const spots = new Map(plan.flex_spots.map((s) => [s.name, s]));
         for (const spot of plan.flex_spots) {
