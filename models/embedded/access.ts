@@ -4,8 +4,10 @@
  * Commands are written once against `CollectionAccess`.
  */
 import { writeConflict } from './errors.js';
+import { type ServerMetrics } from './metrics.js';
 import { compileFilter } from './query/filter.js';
-import { plan, type Plan } from './query/planner.js';
+import { plan } from './query/planner.js';
+import { emptyReport, planIds, runPlan, type ScanOptions, type ScanReport } from './query/scan.js';
 import { noTextIndexCollection, splitTextFilter, textIndexRequired, textSearch, type TextFilter, type TextSearchStats } from './query/text.js';
 import { duplicateIdError, ID_INDEX, idKeyOf, type Collection } from './store/collection.js';
 import { lockKey, type Engine } from './store/engine.js';
@@ -14,10 +16,9 @@ import { type Transaction } from './sessions.js';
 import { isTextSpec, TextSpec } from './text/spec.js';
 import { type Doc } from './values.js';
 
-export interface FindOptions {
-  variables?: Doc;
-  /** Stop after this many matches (only when no sort follows). */
-  limit?: number;
+export interface FindOptions extends ScanOptions {
+  /** Receives the plan and what it examined (explain). */
+  report?: ScanReport;
   /** Receives each returned document's text score when the filter has a `$text` clause. */
   textScores?: Map<Doc, number>;
   /** Receives what a `$text` search examined (explain). */
@@ -29,9 +30,11 @@ export interface CollectionAccess {
   readonly name: string;
   readonly ns: string;
   exists(): boolean;
-  /** Matching documents in natural order. */
+  /**
+   * Matching documents, in the order of the plan's index or else natural order. With `sortLimit`, the
+   * documents the sort needs (a superset of its first `count`), not every match.
+   */
   find(filter: Doc | undefined, options?: FindOptions): Doc[];
-  explain(filter: Doc | undefined): Plan;
   indexSpecs(): IndexSpec[];
   insert(doc: Doc): void;
   replace(before: Doc, after: Doc): void;
@@ -40,30 +43,11 @@ export interface CollectionAccess {
   blockedBy(docs: Doc[]): Transaction | undefined;
 }
 
-function matchAll(candidates: Iterable<Doc>, filter: Doc | undefined, exact: boolean, options: FindOptions): Doc[] {
-  const out: Doc[] = [];
-  const limit = options.limit && options.limit > 0 ? options.limit : Infinity;
-  if (exact) {
-    for (const doc of candidates) {
-      out.push(doc);
-      if (out.length >= limit) break;
-    }
-    return out;
-  }
-  const test = compileFilter(filter, options.variables);
-  for (const doc of candidates) {
-    if (test.test(doc)) {
-      out.push(doc);
-      if (out.length >= limit) break;
-    }
-  }
-  return out;
-}
-
 export class DirectAccess implements CollectionAccess {
   readonly ns: string;
   constructor(
     private readonly engine: Engine,
+    private readonly metrics: ServerMetrics,
     readonly db: string,
     readonly name: string,
   ) {
@@ -78,10 +62,6 @@ export class DirectAccess implements CollectionAccess {
     return this.coll !== undefined;
   }
 
-  explain(filter: Doc | undefined) {
-    return plan(this.coll, filter);
-  }
-
   indexSpecs(): IndexSpec[] {
     return this.coll?.specs() ?? [];
   }
@@ -90,17 +70,23 @@ export class DirectAccess implements CollectionAccess {
     const coll = this.coll;
     const text = splitTextFilter(filter);
     if (text) return this.findText(coll, text, options);
-    const p = plan(coll, filter);
+    const report = options.report ?? emptyReport();
+    const p = plan(coll, filter, options.sortLimit?.sort);
+    report.plan = p;
     if (!coll) return [];
-    const candidates = p.idKeys ? p.idKeys.map((k) => coll.docs.get(k)!).filter(Boolean) : coll.docs.values();
-    return matchAll(candidates, filter, p.exact, options);
+    const docs = runPlan(coll, p, filter, options, report);
+    this.metrics.examined(report);
+    return docs;
   }
 
   private findText(coll: Collection | undefined, text: TextFilter, options: FindOptions): Doc[] {
     if (!coll) throw noTextIndexCollection(this.ns);
     const index = coll.textIndex();
     if (!index) throw textIndexRequired();
-    return textSearch({ spec: index.text, index, fetch: (idKey) => coll.docs.get(idKey) }, text, { ...options, stats: options.textStats });
+    const stats = options.textStats ?? { keysExamined: 0, docsExamined: 0 };
+    const docs = textSearch({ spec: index.text, index, fetch: (idKey) => coll.docs.get(idKey) }, text, { ...options, stats });
+    this.metrics.examined(stats);
+    return docs;
   }
 
   insert(doc: Doc) {
@@ -130,6 +116,7 @@ export class TransactionAccess implements CollectionAccess {
   readonly ns: string;
   constructor(
     private readonly engine: Engine,
+    private readonly metrics: ServerMetrics,
     private readonly txn: Transaction,
     readonly db: string,
     readonly name: string,
@@ -162,10 +149,6 @@ export class TransactionAccess implements CollectionAccess {
     return this.coll !== undefined || this.txn.createdCollections.has(this.ns) || (this.own?.size ?? 0) > 0;
   }
 
-  explain(filter: Doc | undefined) {
-    return plan(this.coll, filter);
-  }
-
   indexSpecs(): IndexSpec[] {
     return this.coll?.specs() ?? [ID_INDEX, ...(this.txn.createdCollections.get(this.ns)?.indexes ?? [])];
   }
@@ -174,16 +157,29 @@ export class TransactionAccess implements CollectionAccess {
     const coll = this.coll;
     const text = splitTextFilter(filter);
     if (text) return this.findText(coll, text, options);
+    // The committed plan's candidates plus every document this transaction's snapshot or writes changed;
+    // no sort is pushed down (the candidates are not all in index order).
+    const report = options.report ?? emptyReport();
     const p = plan(coll, filter);
-    const idKeys = new Set<string>(p.idKeys ?? coll?.docs.keys() ?? []);
+    report.plan = p;
+    const fromIndex = planIds(p);
+    const idKeys = new Set<string>(fromIndex ?? coll?.docs.keys() ?? []);
+    if (fromIndex) report.keysExamined += idKeys.size;
     for (const k of this.before?.keys() ?? []) idKeys.add(k);
     for (const k of this.own?.keys() ?? []) idKeys.add(k);
-    const candidates: Doc[] = [];
+    const test = compileFilter(filter, options.variables);
+    const limit = options.limit && options.limit > 0 ? options.limit : Infinity;
+    const out: Doc[] = [];
     for (const k of idKeys) {
       const doc = this.visible(k);
-      if (doc) candidates.push(doc);
+      if (!doc) continue;
+      report.docsExamined += 1;
+      if (!test.test(doc)) continue;
+      out.push(doc);
+      if (out.length >= limit) break;
     }
-    return matchAll(candidates, filter, false, options);
+    this.metrics.examined(report);
+    return out;
   }
 
   /**
@@ -204,7 +200,8 @@ export class TransactionAccess implements CollectionAccess {
       const doc = this.visible(idKey);
       if (doc) extra.push(doc);
     }
-    return textSearch(
+    const stats = options.textStats ?? { keysExamined: 0, docsExamined: 0 };
+    const docs = textSearch(
       {
         spec,
         index: committed,
@@ -213,8 +210,10 @@ export class TransactionAccess implements CollectionAccess {
         extra,
       },
       text,
-      { ...options, stats: options.textStats },
+      { ...options, stats },
     );
+    this.metrics.examined(stats);
+    return docs;
   }
 
   /** The text index of a collection this transaction creates (not built until commit). */

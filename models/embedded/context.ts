@@ -3,6 +3,7 @@ import { Timestamp } from 'bson';
 import { type CollectionAccess } from './access.js';
 import { type CursorRegistry } from './cursors.js';
 import { type FailPointRegistry } from './fail-points.js';
+import { type ServerMetrics } from './metrics.js';
 import { type Session, type SessionRegistry, type Transaction } from './sessions.js';
 import { type Engine } from './store/engine.js';
 import { type Doc } from './values.js';
@@ -44,6 +45,8 @@ export interface ServerState {
   /** mongod's `--setParameter enableTestCommands=1`: configureFailPoint and waitForFailPoint exist. */
   enableTestCommands: boolean;
   failPoints: FailPointRegistry;
+  /** serverStatus's opcounters and query metrics. */
+  metrics: ServerMetrics;
   logger: EmbeddedLogger;
 }
 

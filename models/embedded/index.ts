@@ -7,6 +7,7 @@ import net from 'node:net';
 import { CursorRegistry } from './cursors.js';
 import { LogicalClock, type EmbeddedLogger, type ServerState } from './context.js';
 import { FailPointRegistry } from './fail-points.js';
+import { ServerMetrics } from './metrics.js';
 import { serveConnection } from './server.js';
 import { SessionRegistry } from './sessions.js';
 import { runCommand } from './commands/index.js';
@@ -93,6 +94,7 @@ export async function startEmbeddedMongo(options: EmbeddedMongoOptions = {}): Pr
     transactionLifetimeLimitMs: (options.transactionLifetimeLimitSeconds ?? 60) * 1000,
     enableTestCommands: options.enableTestCommands === true,
     failPoints: new FailPointRegistry(),
+    metrics: new ServerMetrics(),
     logger,
   };
   state.clock.tick();

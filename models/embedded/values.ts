@@ -269,7 +269,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /** BSON comparison order of types (https://www.mongodb.com/docs/manual/reference/bson-type-comparison-order/). */
-function typeRank(v: unknown): number {
+export function typeRank(v: unknown): number {
   if (v === undefined || v === null) return 2;
   switch (typeof v) {
     case 'number':
@@ -306,7 +306,11 @@ export function compareValues(a: unknown, b: unknown): number {
     case 3: {
       if (a instanceof Decimal128 || b instanceof Decimal128) throw unsupported('sorting by Decimal128 values');
       if (a instanceof Long && b instanceof Long) return a.compare(b);
-      return cmp(numberOf(a) as number, numberOf(b) as number);
+      const x = numberOf(a) as number;
+      const y = numberOf(b) as number;
+      // NaN sorts before every other number in MongoDB (and must not compare equal to them here).
+      if (Number.isNaN(x) || Number.isNaN(y)) return cmp(Number.isNaN(x) ? 0 : 1, Number.isNaN(y) ? 0 : 1);
+      return cmp(x, y);
     }
     case 4:
       return cmp(String(a), String(b));
@@ -348,6 +352,13 @@ export function compareValues(a: unknown, b: unknown): number {
     default:
       return cmp(keyOf(a), keyOf(b));
   }
+}
+
+/** Whether `compareValues` can order this value (it refuses Decimal128, here or nested). */
+export function isComparable(v: unknown): boolean {
+  if (v instanceof Decimal128) return false;
+  if (v === null || typeof v !== 'object' || !exotic.has(v)) return true;
+  return (Array.isArray(v) ? v : Object.values(v)).every(isComparable);
 }
 
 /**

@@ -68,5 +68,6 @@ export const serverStatus: CommandHandler = (ctx) => ({
   pid: process.pid,
   uptime: (Date.now() - ctx.state.startedAt.getTime()) / 1000,
   localTime: new Date(),
+  ...ctx.state.metrics.serverStatus(),
   ok: 1,
 });

@@ -137,8 +137,10 @@ export async function runCommand(state: ServerState, db: string, body: Doc, conn
     connectionId: connection.id,
     connection,
     session: isPlainObject(body.lsid) ? state.sessions.get(body.lsid) : undefined,
-    access: (coll: string) => (ctx.txn ? new TransactionAccess(state.engine, ctx.txn, db, coll) : new DirectAccess(state.engine, db, coll)),
+    access: (coll: string) =>
+      ctx.txn ? new TransactionAccess(state.engine, state.metrics, ctx.txn, db, coll) : new DirectAccess(state.engine, state.metrics, db, coll),
   };
+  state.metrics.command(name, body);
   // Aliases (isMaster / hello, findandmodify / findAndModify, …) share a handler: failCommands may name any.
   const sameCommand = (listed: string, running: string) => handlerOf(state, listed) !== undefined && handlerOf(state, listed) === handlerOf(state, running);
   const faults: FailCommandEffects = {};

@@ -1,13 +1,15 @@
 /** find, getMore, killCursors, count, distinct, aggregate and explain. */
 import { Long } from 'bson';
 import { Aggregator } from 'mingo';
-import { type CollectionAccess } from '../access.js';
+import { type CollectionAccess, type FindOptions } from '../access.js';
 import { type CommandContext, type CommandHandler } from '../context.js';
 import { badValue, failedToParse, MongoCommandError, operationNotSupportedInTransaction, unsupported } from '../errors.js';
+import { winningPlan } from '../query/explain-plan.js';
 import { asCommandError, checkedOperand, compileFilter } from '../query/filter.js';
 import { fastGroup } from '../query/group.js';
 import { project } from '../query/projection.js';
-import { parseSort, sortDocs, sortsByTextScore } from '../query/sort.js';
+import { emptyReport } from '../query/scan.js';
+import { parseSort, sortDocs, sortsByTextScore, type SortSpec } from '../query/sort.js';
 import {
   prepareTextPipeline,
   splitMetaProjection,
@@ -44,7 +46,40 @@ export function evaluateLet(vars: Doc | undefined): Doc | undefined {
 
 function cursorReply(ctx: CommandContext, ns: string, docs: Doc[], batchSize?: number, singleBatch = false): Doc {
   const c = ctx.state.cursors.start(ns, docs, batchSize, singleBatch);
+  ctx.state.metrics.returned(c.batch.length);
   return { cursor: { firstBatch: c.batch, id: c.id, ns: c.ns }, ok: 1 };
+}
+
+/** What a find asks for besides its projection. */
+interface FindShape {
+  filter?: Doc;
+  sort?: SortSpec;
+  skip: number;
+  /** 0 = no limit. */
+  limit: number;
+  /** A negative limit asks for one batch. */
+  singleBatch: boolean;
+}
+
+function findShape(body: Doc): FindShape {
+  const skip = optionalNumber(body.skip, 'skip') ?? 0;
+  if (skip < 0) throw badValue('skip value must be non-negative');
+  const limit = optionalNumber(body.limit, 'limit') ?? 0;
+  return { filter: optionalDoc(body.filter, 'filter'), sort: parseSort(body.sort), skip, limit: Math.abs(limit), singleBatch: body.singleBatch === true || limit < 0 };
+}
+
+/**
+ * A find's page: the matches (the access stops early when a limit allows, and with a sort whose order
+ * its index scan follows), sorted, skipped and limited. explain runs the same.
+ */
+function findPage(access: CollectionAccess, shape: FindShape, options: FindOptions): Doc[] {
+  const { filter, sort, skip, limit } = shape;
+  const matched = access.find(filter, {
+    ...options,
+    limit: sort || !limit ? undefined : skip + limit,
+    sortLimit: sort && limit ? { sort, count: skip + limit } : undefined,
+  });
+  return sortDocs(matched, sort, options.textScores).slice(skip, limit ? skip + limit : undefined);
 }
 
 export const find: CommandHandler = (ctx) => {
@@ -53,30 +88,21 @@ export const find: CommandHandler = (ctx) => {
   rejectUnsupported(body, 'collation', 'min', 'max', 'tailable', 'awaitData', 'returnKey', 'showRecordId');
   const access = ctx.access(name);
   checkHint(access, body.hint);
-  const filter = optionalDoc(body.filter, 'filter');
-  const sort = parseSort(body.sort);
-  const skip = optionalNumber(body.skip, 'skip') ?? 0;
-  if (skip < 0) throw badValue('skip value must be non-negative');
-  let limit = optionalNumber(body.limit, 'limit') ?? 0;
-  let singleBatch = body.singleBatch === true;
-  if (limit < 0) {
-    limit = -limit;
-    singleBatch = true;
-  }
+  const shape = findShape(body);
   const batchSize = optionalNumber(body.batchSize, 'batchSize');
-  const text = splitTextFilter(filter);
+  const text = splitTextFilter(shape.filter);
   const { rest: projection, scoreFields } = splitMetaProjection(body.projection);
-  if (!text && (scoreFields.length || sortsByTextScore(sort))) throw textScoreUnavailable();
+  if (!text && (scoreFields.length || sortsByTextScore(shape.sort))) throw textScoreUnavailable();
   const textScores = text ? new Map<Doc, number>() : undefined;
-  const matched = access.find(filter, { variables: evaluateLet(optionalDoc(body.let, 'let')), limit: sort || !limit ? undefined : skip + limit, textScores });
-  const page = sortDocs(matched, sort, textScores).slice(skip, limit ? skip + limit : undefined);
-  const docs = withScores(project(page, projection, text ? text.rest : filter), scoreFields, (d) => textScores?.get(d), page);
-  return cursorReply(ctx, `${ctx.db}.${name}`, docs, batchSize, singleBatch);
+  const page = findPage(access, shape, { variables: evaluateLet(optionalDoc(body.let, 'let')), textScores });
+  const docs = withScores(project(page, projection, text ? text.rest : shape.filter), scoreFields, (d) => textScores?.get(d), page);
+  return cursorReply(ctx, `${ctx.db}.${name}`, docs, batchSize, shape.singleBatch);
 };
 
 export const getMore: CommandHandler = (ctx) => {
   const batchSize = optionalNumber(ctx.body.batchSize, 'batchSize');
   const c = ctx.state.cursors.more(ctx.body.getMore, batchSize);
+  ctx.state.metrics.returned(c.batch.length);
   return { cursor: { nextBatch: c.batch, id: c.id, ns: c.ns }, ok: 1 };
 };
 
@@ -96,7 +122,7 @@ export const count: CommandHandler = (ctx) => {
   const query = optionalDoc(ctx.body.query, 'query');
   // No filter, outside a transaction: the collection's count (an unloaded collection stays unloaded).
   const whole = !ctx.txn && (query === undefined || Object.keys(query).length === 0) ? ctx.state.engine.collection(ctx.db, name) : undefined;
-  const n = whole ? whole.count : access.find(query).length;
+  const n = whole ? whole.count : access.find(query, { limit: limit ? skip + limit : undefined }).length;
   const afterSkip = Math.max(0, n - skip);
   return { n: limit ? Math.min(limit, afterSkip) : afterSkip, ok: 1 };
 };
@@ -300,7 +326,7 @@ export const aggregate: CommandHandler = async (ctx) => {
   return cursorReply(ctx, ns, results, batchSize);
 };
 
-/** explain for find/count/distinct/update/delete: reports the access path the planner chose. */
+/** explain for find/count/distinct/update/delete/findAndModify: runs the query and reports how. */
 export const explain: CommandHandler = (ctx) => {
   const inner = ctx.body.explain;
   if (!isPlainObject(inner)) throw failedToParse('explain must be an object');
@@ -315,22 +341,33 @@ export const explain: CommandHandler = (ctx) => {
             : command === 'findAndModify' ? optionalDoc(inner.query, 'query')
               : undefined;
   if (filter === undefined && !['find', 'count', 'distinct'].includes(command)) throw unsupported(`explain of ${command}`);
+  const namespace = `${ctx.db}.${collection}`;
   if (splitTextFilter(filter)) {
     const stats: TextSearchStats = { keysExamined: 0, docsExamined: 0 };
     const nReturned = access.find(filter, { textStats: stats }).length;
     const keyPattern = access.indexSpecs().find((s) => s.name === stats.indexName)?.key ?? {};
     return {
-      queryPlanner: { namespace: `${ctx.db}.${collection}`, parsedQuery: filter ?? {}, winningPlan: textWinningPlan(stats, keyPattern), rejectedPlans: [] },
+      queryPlanner: { namespace, parsedQuery: filter ?? {}, winningPlan: textWinningPlan(stats, keyPattern), rejectedPlans: [] },
       executionStats: { executionSuccess: true, nReturned, totalKeysExamined: stats.keysExamined, totalDocsExamined: stats.docsExamined },
       ok: 1,
     };
   }
-  const p = access.explain(filter);
-  const winningPlan = p.stage === 'IXSCAN' ? { stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: p.index } } : { stage: p.stage };
   compileFilter(filter);
+  const shape: FindShape = command === 'find' ? findShape(inner) : { filter, skip: 0, limit: 0, singleBatch: false };
+  const report = emptyReport();
+  const started = performance.now();
+  const nReturned = findPage(access, shape, { report }).length;
+  const executionTimeMillis = Math.round(performance.now() - started);
+  const plan = winningPlan(report, { filter, sort: command === 'find' && isPlainObject(inner.sort) ? inner.sort : undefined, skip: shape.skip, limit: shape.limit });
   return {
-    queryPlanner: { namespace: `${ctx.db}.${collection}`, parsedQuery: filter ?? {}, winningPlan, rejectedPlans: [] },
-    executionStats: { nReturned: access.find(filter).length, totalKeysExamined: p.idKeys?.length ?? 0 },
+    queryPlanner: { namespace, parsedQuery: filter ?? {}, winningPlan: plan, rejectedPlans: [] },
+    executionStats: {
+      executionSuccess: true,
+      nReturned,
+      executionTimeMillis,
+      totalKeysExamined: report.keysExamined,
+      totalDocsExamined: report.docsExamined,
+    },
     ok: 1,
   };
 };

@@ -185,7 +185,8 @@ export const findAndModify: CommandHandler = async (ctx) => {
   const shown = (doc: Doc | null) =>
     doc && isPlainObject(fields) ? withScores(project([doc], projection, text ? text.rest : query), scoreFields, () => score, [doc])[0] : doc;
 
-  const [target] = await afterLocks(access, () => sortDocs(access.find(query, { variables, limit: sort ? undefined : 1, textScores }), sort, textScores).slice(0, 1));
+  const select = () => access.find(query, { variables, limit: sort ? undefined : 1, sortLimit: sort ? { sort, count: 1 } : undefined, textScores });
+  const [target] = await afterLocks(access, () => sortDocs(select(), sort, textScores).slice(0, 1));
   if (target) score = textScores?.get(target);
   if (remove) {
     if (target) access.remove(target);

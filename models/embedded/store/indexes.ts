@@ -1,12 +1,13 @@
 /**
  * Secondary indexes: hash maps from an index key (canonical values of the indexed fields) to the ids of
- * the documents holding it. They serve equality lookups and enforce uniqueness; ordering is not kept
- * (sorts are done in memory).
+ * the documents holding it. They serve equality lookups and enforce uniqueness; the keys' order, for
+ * range scans and sorts, is kept beside them once first asked for (ordered-keys.ts).
  */
 import { Query } from 'mingo';
 import { cannotIndexParallelArrays, DuplicateKeyError } from '../errors.js';
 import { checkedOperand } from '../query/filter.js';
 import { isPlainObject, keyOf, valuesAtPath, viewOf, type Doc } from '../values.js';
+import { OrderedKeys } from './ordered-keys.js';
 
 export interface IndexSpec {
   v: number;
@@ -22,6 +23,8 @@ export interface IndexSpec {
 export interface IndexKey {
   key: string;
   values: unknown[];
+  /** An array lay on an indexed path (the document makes the index multikey). */
+  multikey?: true;
 }
 
 const SEPARATOR = '\u0001';
@@ -29,6 +32,9 @@ const SEPARATOR = '\u0001';
 export class Index {
   readonly fields: Array<{ path: string; parts: string[] }>;
   readonly entries = new Map<string, Set<string>>();
+  /** Some indexed document has an array on an indexed path (stays set, as in MongoDB). */
+  multikey = false;
+  private orderedKeys?: OrderedKeys;
   /** Compound indexes only: ids by the first field's key, for lookups by equality on that prefix. */
   readonly prefixEntries?: Map<string, Set<string>>;
   private readonly partial?: Query;
@@ -108,7 +114,7 @@ export class Index {
     const seen = new Map<string, IndexKey>();
     for (const values of combos) {
       const key = values.map(keyOf).join(SEPARATOR);
-      if (!seen.has(key)) seen.set(key, { key, values });
+      if (!seen.has(key)) seen.set(key, { key, values, multikey: true });
     }
     return [...seen.values()];
   }
@@ -119,17 +125,44 @@ export class Index {
   }
 
   add(idKey: string, keys: IndexKey[]) {
-    for (const { key, values } of keys) {
-      addId(this.entries, key, idKey);
+    for (const { key, values, multikey } of keys) {
+      let ids = this.entries.get(key);
+      if (!ids) {
+        this.entries.set(key, (ids = new Set()));
+        this.orderedKeys?.added(ids, values);
+      }
+      ids.add(idKey);
+      if (multikey) this.multikey = true;
       if (this.prefixEntries) addId(this.prefixEntries, keyOf(values[0]), idKey);
     }
   }
 
   remove(idKey: string, keys: IndexKey[]) {
     for (const { key, values } of keys) {
-      removeId(this.entries, key, idKey);
+      const ids = this.entries.get(key);
+      if (ids?.delete(idKey) && ids.size === 0) {
+        this.entries.delete(key);
+        this.orderedKeys?.emptied(values);
+      }
       if (this.prefixEntries) removeId(this.prefixEntries, keyOf(values[0]), idKey);
     }
+  }
+
+  /**
+   * The keys in order within each group of all fields but the last: built on first use (each key's
+   * values read from one document holding it, `docs` being the indexed documents by id key), then kept
+   * with the index.
+   */
+  ordered(docs: ReadonlyMap<string, Doc>): OrderedKeys {
+    if (this.orderedKeys) return this.orderedKeys;
+    const ordered = new OrderedKeys((prefixValues) => this.lookupKey(prefixValues));
+    for (const [key, ids] of this.entries) {
+      const [holder] = ids;
+      const values = this.keysOf(docs.get(holder)!).find((k) => k.key === key)!.values;
+      ordered.added(ids, values);
+    }
+    this.orderedKeys = ordered;
+    return ordered;
   }
 
   /** Takes a document (as it was indexed) out of the index. */

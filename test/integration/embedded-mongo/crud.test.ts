@@ -145,6 +145,14 @@ describe('embedded mongo: CRUD commands', function () {
       expect(exclusion).to.deep.equal({ _id: 1, name: 'ann', city: 'oslo' });
       const nestedExclusion = await coll.findOne({ _id: 2 } as Document, { projection: { 'address.street': 0, tags: 0 } });
       expect(nestedExclusion).to.deep.equal({ _id: 2, name: 'bob', age: 25, city: 'rome', address: { zip: '00100' } });
+      // Top-level fields keep the document's own order; _id alone is an inclusion of _id only.
+      expect(Object.keys((await coll.findOne({ _id: 1 } as Document, { projection: { city: 1, name: 1 } }))!)).to.deep.equal(['_id', 'name', 'city']);
+      expect(await coll.findOne({ _id: 1 } as Document, { projection: { _id: 1 } })).to.deep.equal({ _id: 1 });
+      expect(await coll.findOne({ _id: 1 } as Document, { projection: { _id: 0, name: true, missing: 1 } })).to.deep.equal({ name: 'ann' });
+      expect(Object.keys((await coll.findOne({ _id: 1 } as Document, { projection: { _id: 0, address: 0 } }))!)).to.not.include.members(['_id', 'address']);
+      let mixed: unknown;
+      await coll.findOne({ _id: 1 } as Document, { projection: { name: 1, age: 0 } }).catch((error: unknown) => (mixed = error));
+      expect(String(mixed)).to.match(/exclusion/i);
     });
   });
 
