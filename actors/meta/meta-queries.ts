@@ -71,11 +71,11 @@ export class MetaQueries {
     return version === undefined ? compute() : cacheOf(this.connection).answer(version, key, compute);
   }
 
-  /** Constructed formats present in the tournaments, sorted. */
+  /** Constructed formats with deck lists in the data, sorted. */
   async formats(): Promise<string[]> {
     const formats = await this.cached('formats', async () => {
-      const all = (await mtgTournaments(this.connection).distinct('format')) as string[];
-      return all.filter((format) => !EXCLUDED_FORMATS.test(format)).sort((a, b) => a.localeCompare(b));
+      const all = new Set((await this.archetypeTotals()).map((t) => t.format));
+      return [...all].filter((format) => !EXCLUDED_FORMATS.test(format)).sort((a, b) => a.localeCompare(b));
     });
     return [...formats];
   }
@@ -215,16 +215,20 @@ export class MetaQueries {
   async sideboardResults(format: string, archetype: string, window: TimeWindow): Promise<Map<string, Map<string, MatchRecord>>> {
     return this.cached(`sideboard results ${format} ${archetype} ${window.start} ${window.end}`, async () => {
       const days = await mtgDailySideboardResults(this.connection)
-        .find({ format, archetype, date: dateRange(window) }, { _id: 0, results: 1 })
-        .lean<Array<Pick<MtgDailySideboardResults, 'results'>>>();
+        .find({ format, archetype, date: dateRange(window) }, { _id: 0, sideboards: 1 })
+        .lean<Array<Pick<MtgDailySideboardResults, 'sideboards'>>>();
       const results = new Map<string, Map<string, MatchRecord>>();
-      for (const { opponent, card, matches, wins, losses, draws } of days.flatMap((day) => day.results)) {
-        const byCard = results.get(opponent) ?? results.set(opponent, new Map()).get(opponent)!;
-        const record = byCard.get(card) ?? byCard.set(card, { matches: 0, wins: 0, losses: 0, draws: 0 }).get(card)!;
-        record.matches += matches;
-        record.wins += wins;
-        record.losses += losses;
-        record.draws += draws;
+      for (const { cards, results: byOpponent } of days.flatMap((day) => day.sideboards)) {
+        for (const { opponent, matches, wins, losses, draws } of byOpponent) {
+          const byCard = results.get(opponent) ?? results.set(opponent, new Map()).get(opponent)!;
+          for (const card of cards) {
+            const record = byCard.get(card) ?? byCard.set(card, { matches: 0, wins: 0, losses: 0, draws: 0 }).get(card)!;
+            record.matches += matches;
+            record.wins += wins;
+            record.losses += losses;
+            record.draws += draws;
+          }
+        }
       }
       return results;
     });

@@ -1,81 +1,89 @@
 /**
  * The arithmetic every pre-aggregated MTG collection shares. An aggregate document is one group (its
- * `_id`: a format and day, a format, day and archetype, ...) holding scalar counts and lists of counted
- * entries (one per archetype, card, pair of archetypes, ...). Documents add up field by field: a load
- * adds one contribution per deck list or match, and a later load adds its contributions to the stored
- * documents the same way. Pure.
+ * `_id`: a format and day, a format, day and archetype, ...) holding counts and lists of counted
+ * entries (one per archetype, card, sideboard, ...); an entry may hold counts and lists of its own.
+ * Documents add up field by field: a load adds one contribution per deck list or match, and a later
+ * load adds its contributions to the stored documents the same way. Pure.
  */
 
 /** An aggregate document as stored: `_id`, the group's own fields (format, day, ...), counts and lists. */
 export type AggregateDocument = { _id: string } & Record<string, unknown>;
 
-export interface ListShape {
-  /** The document field holding the list. */
-  field: string;
-  /** What makes two entries the same entry (their sums add up); also their order in the list. */
-  key: (entry: Record<string, unknown>) => string;
-  /** How --verify names an entry (each counted field is named after it when there are several). */
-  label: (entry: Record<string, unknown>) => string;
-  /** The entry's counted fields. */
-  sums: readonly string[];
-}
+type Fields = Record<string, unknown>;
 
-export interface AggregateShape {
-  collection: string;
-  /** The document's own counted fields. */
+/** What a document or an entry holds: counted fields, and lists of entries. */
+interface Level {
   sums: readonly string[];
   lists: readonly ListShape[];
+}
+
+export interface ListShape extends Level {
+  /** The field holding the list. */
+  field: string;
+  /** What makes two entries the same entry (they add up); also their order in the list. */
+  key: (entry: Fields) => string;
+  /** How --verify names an entry (each counted field is named after it when there are several). */
+  label: (entry: Fields) => string;
+}
+
+export interface AggregateShape extends Level {
+  collection: string;
 }
 
 /** MongoDB's order of strings (by code unit), so two builds of the same data are equal. */
 const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-interface Group {
-  fields: Record<string, unknown>;
+/** A document or entry being summed: its own fields as first seen, its counts, its entries by key. */
+interface Node {
+  fields: Fields;
   sums: Record<string, number>;
-  lists: Array<Map<string, Record<string, unknown>>>;
+  lists: Array<Map<string, Node>>;
+}
+
+function nodeOf(level: Level, source: Fields): Node {
+  const fields: Fields = {};
+  for (const [name, value] of Object.entries(source)) {
+    if (!level.sums.includes(name) && !level.lists.some((list) => list.field === name)) fields[name] = value;
+  }
+  return { fields, sums: Object.fromEntries(level.sums.map((name) => [name, 0])), lists: level.lists.map(() => new Map()) };
+}
+
+function addTo(node: Node, level: Level, source: Fields): void {
+  for (const name of level.sums) node.sums[name] += Number(source[name] ?? 0);
+  level.lists.forEach((list, i) => {
+    const entries = node.lists[i];
+    for (const entry of (source[list.field] ?? []) as Fields[]) {
+      const key = list.key(entry);
+      let child = entries.get(key);
+      if (child === undefined) entries.set(key, (child = nodeOf(list, entry)));
+      addTo(child, list, entry);
+    }
+  });
+}
+
+function documentOf(node: Node, level: Level): Fields {
+  const out: Fields = { ...node.fields, ...node.sums };
+  level.lists.forEach((list, i) => {
+    out[list.field] = [...node.lists[i]].sort(([a], [b]) => byKey(a, b)).map(([, child]) => documentOf(child, list));
+  });
+  return out;
 }
 
 /** Sums contributions (or stored documents) into one document per `_id`. */
 export class AggregateBuilder {
-  private readonly groups = new Map<string, Group>();
+  private readonly groups = new Map<string, Node>();
 
   constructor(readonly shape: AggregateShape) {}
 
   add(document: AggregateDocument): void {
-    const { shape } = this;
     let group = this.groups.get(document._id);
-    if (group === undefined) {
-      const fields: Record<string, unknown> = {};
-      for (const [name, value] of Object.entries(document)) {
-        if (!shape.sums.includes(name) && !shape.lists.some((list) => list.field === name)) fields[name] = value;
-      }
-      group = { fields, sums: Object.fromEntries(shape.sums.map((name) => [name, 0])), lists: shape.lists.map(() => new Map()) };
-      this.groups.set(document._id, group);
-    }
-    for (const name of shape.sums) group.sums[name] += Number(document[name] ?? 0);
-    shape.lists.forEach((list, i) => {
-      const entries = group.lists[i];
-      for (const entry of (document[list.field] ?? []) as Array<Record<string, unknown>>) {
-        const key = list.key(entry);
-        const existing = entries.get(key);
-        if (existing === undefined) entries.set(key, { ...entry });
-        else for (const name of list.sums) existing[name] = Number(existing[name]) + Number(entry[name]);
-      }
-    });
+    if (group === undefined) this.groups.set(document._id, (group = nodeOf(this.shape, document)));
+    addTo(group, this.shape, document);
   }
 
   /** The documents, by `_id`, each list by entry key. */
   documents(): AggregateDocument[] {
-    return [...this.groups]
-      .sort(([a], [b]) => byKey(a, b))
-      .map(([, group]) => {
-        const document = { ...group.fields, ...group.sums } as AggregateDocument;
-        this.shape.lists.forEach((list, i) => {
-          document[list.field] = [...group.lists[i]].sort(([a], [b]) => byKey(a, b)).map(([, entry]) => entry);
-        });
-        return document;
-      });
+    return [...this.groups].sort(([a], [b]) => byKey(a, b)).map(([, group]) => documentOf(group, this.shape) as AggregateDocument);
   }
 
   get size(): number {
@@ -91,36 +99,44 @@ export function aggregate(shape: AggregateShape, documents: Iterable<AggregateDo
 
 const shown = (value: unknown) => (value instanceof Date ? value.toISOString() : typeof value === 'number' || typeof value === 'string' ? value : JSON.stringify(value));
 
+type Difference = [name: string, stored: unknown, expected: unknown];
+
+/** The counts and entries of two versions of one document or entry that differ; names are built only for those. */
+function compareLevel(level: Level, a: Fields | undefined, b: Fields | undefined, name: () => string, out: Difference[], top = false): void {
+  for (const sum of level.sums) {
+    const [x, y] = [a === undefined ? undefined : Number(a[sum] ?? 0), b === undefined ? undefined : Number(b[sum] ?? 0)];
+    // An entry with a single count is named by its label alone.
+    if (x !== y) out.push([`${name()}${top || level.sums.length > 1 || level.lists.length > 0 ? ` ${sum}` : ''}`, x, y]);
+  }
+  for (const list of level.lists) {
+    const entries = (doc: Fields | undefined) => new Map(((doc?.[list.field] ?? []) as Fields[]).map((entry) => [list.key(entry), entry]));
+    const [x, y] = [entries(a), entries(b)];
+    for (const key of new Set([...y.keys(), ...x.keys()])) {
+      const entry = (y.get(key) ?? x.get(key))!;
+      compareLevel(list, x.get(key), y.get(key), () => `${name()} ${list.label(entry)}`, out);
+    }
+  }
+}
+
 /**
  * "<collection> <figure>: <stored> stored, <expected> expected", for each figure that differs (the
  * group's own fields, its counts and each entry's), in order of figure; empty when they match. Stored
- * entries listed twice in a document are summed, as readers sum them. `expected` must be a builder's
- * output (one document per `_id`, one entry per key).
+ * entries listed twice are summed, as readers sum them. `expected` must be a builder's output.
  */
 export function aggregateDifferences(shape: AggregateShape, stored: Iterable<AggregateDocument>, expected: Iterable<AggregateDocument>): string[] {
   const byId = (docs: Iterable<AggregateDocument>) => new Map([...docs].map((doc) => [doc._id, doc]));
   const [s, e] = [byId(aggregate(shape, stored)), byId(expected)];
-  const differences: Array<[string, string]> = [];
-  const compare = (name: string, a: unknown, b: unknown) => {
-    if (a !== b) differences.push([name, `${shape.collection} ${name}: ${a ?? 'missing'} stored, ${b ?? 'none'} expected`]);
-  };
-  const isList = (name: string) => shape.lists.some((list) => list.field === name);
+  const out: Difference[] = [];
+  const isField = (name: string) => name !== '_id' && !shape.sums.includes(name) && !shape.lists.some((list) => list.field === name);
   for (const id of new Set([...e.keys(), ...s.keys()])) {
     const [a, b] = [s.get(id), e.get(id)];
-    for (const name of new Set([...Object.keys(a ?? {}), ...Object.keys(b ?? {})])) {
-      if (name === '_id' || isList(name)) continue;
-      compare(`${id} ${name}`, a && name in a ? shown(a[name]) : undefined, b && name in b ? shown(b[name]) : undefined);
+    for (const name of new Set([...Object.keys(a ?? {}), ...Object.keys(b ?? {})].filter(isField))) {
+      const [x, y] = [a && name in a ? shown(a[name]) : undefined, b && name in b ? shown(b[name]) : undefined];
+      if (x !== y) out.push([`${id} ${name}`, x, y]);
     }
-    for (const list of shape.lists) {
-      const entries = (doc: AggregateDocument | undefined) => new Map(((doc?.[list.field] ?? []) as Array<Record<string, unknown>>).map((entry) => [list.key(entry), entry]));
-      const [x, y] = [entries(a), entries(b)];
-      for (const key of new Set([...y.keys(), ...x.keys()])) {
-        const entry = (y.get(key) ?? x.get(key))!;
-        for (const name of list.sums) {
-          compare(`${id} ${list.label(entry)}${list.sums.length > 1 ? ` ${name}` : ''}`, x.has(key) ? Number(x.get(key)![name]) : undefined, y.has(key) ? Number(y.get(key)![name]) : undefined);
-        }
-      }
-    }
+    compareLevel(shape, a, b, () => id, out, true);
   }
-  return differences.sort(([a], [b]) => byKey(a, b)).map(([, text]) => text);
+  return out
+    .sort(([a], [b]) => byKey(a, b))
+    .map(([name, x, y]) => `${shape.collection} ${name}: ${String(x ?? 'missing')} stored, ${String(y ?? 'none')} expected`);
 }

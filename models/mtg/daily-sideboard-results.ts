@@ -1,19 +1,25 @@
 /**
- * One archetype's match results on one day of one format, per opponent archetype and per card in its
- * sideboard: the matches its decks that sided the card played against that opponent, won, lost and
- * drew. With the matchup totals (mtg_daily_matches) this gives optimize_sideboard's evidence, decks with
- * a card against decks without it, without reading matches or deck lists.
+ * One archetype's match results on one day of one format, per sideboard its decks brought (as a set of
+ * cards; decks with the same one add up) and per opponent archetype: matches, wins, losses, draws.
+ * With the matchup totals (mtg_daily_matches) this gives optimize_sideboard's evidence, decks with a
+ * card against decks without it, without reading matches or deck lists.
  */
 import { Schema, type Connection, type Model } from 'mongoose';
 import { modelOn } from '../model-on.js';
 
-export interface MtgSideboardResult {
+export interface MtgOpponentResult {
   opponent: string;
-  card: string;
   matches: number;
   wins: number;
   losses: number;
   draws: number;
+}
+
+export interface MtgSideboardResults {
+  /** The distinct cards of the sideboard, sorted. */
+  cards: string[];
+  /** Against each other archetype met (mirrors are left out). */
+  results: MtgOpponentResult[];
 }
 
 export interface MtgDailySideboardResults {
@@ -23,15 +29,14 @@ export interface MtgDailySideboardResults {
   /** The day at 00:00 UTC, for range queries. */
   date: Date;
   day: string;
-  /** The sideboard's archetype (`archetype_name`); opponents are other archetypes, mirrors are left out. */
+  /** The decks' `archetype_name`. */
   archetype: string;
-  results: MtgSideboardResult[];
+  sideboards: MtgSideboardResults[];
 }
 
-const result = new Schema<MtgSideboardResult>(
+const opponentResult = new Schema<MtgOpponentResult>(
   {
     opponent: { type: String, required: true },
-    card: { type: String, required: true },
     matches: { type: Number, required: true },
     wins: { type: Number, required: true },
     losses: { type: Number, required: true },
@@ -40,6 +45,8 @@ const result = new Schema<MtgSideboardResult>(
   { _id: false },
 );
 
+const sideboardResults = new Schema<MtgSideboardResults>({ cards: { type: [String], default: () => [] }, results: { type: [opponentResult], default: () => [] } }, { _id: false });
+
 const schema = new Schema<MtgDailySideboardResults>(
   {
     _id: { type: String, required: true },
@@ -47,7 +54,7 @@ const schema = new Schema<MtgDailySideboardResults>(
     date: { type: Date, required: true },
     day: { type: String, required: true },
     archetype: { type: String, required: true },
-    results: { type: [result], default: () => [] },
+    sideboards: { type: [sideboardResults], default: () => [] },
   },
   { collection: 'mtg_daily_sideboard_results', versionKey: false },
 );

@@ -19,18 +19,20 @@ export const META_AGGREGATES = ['daily_decks', 'daily_matches', 'daily_adoption'
 export type MetaAggregate = (typeof META_AGGREGATES)[number];
 
 const s = (value: unknown) => String(value);
+const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const cardList = (board: string) => ({
   field: board,
   key: (e: Record<string, unknown>) => s(e.card),
   label: (e: Record<string, unknown>) => `${board} ${s(e.card)}`,
   sums: ['decks', 'copies'],
+  lists: [],
 });
 
 export const AGGREGATE_SHAPES: Record<MetaAggregate, AggregateShape> = {
   daily_decks: {
     collection: 'mtg_daily_decks',
     sums: [],
-    lists: [{ field: 'counts', key: (e) => `${s(e.archetype)}\0${s(e.color)}`, label: (e) => `${s(e.archetype)} (${s(e.color)})`, sums: ['decks'] }],
+    lists: [{ field: 'counts', key: (e) => `${s(e.archetype)}\0${s(e.color)}`, label: (e) => `${s(e.archetype)} (${s(e.color)})`, sums: ['decks'], lists: [] }],
   },
   daily_matches: {
     collection: 'mtg_daily_matches',
@@ -41,6 +43,7 @@ export const AGGREGATE_SHAPES: Record<MetaAggregate, AggregateShape> = {
         key: (e) => JSON.stringify([e.deck1 ?? null, e.deck2 ?? null, e.result]),
         label: (e) => `${(e.deck1 as string | null) ?? '(no list)'} vs ${(e.deck2 as string | null) ?? '(no list)'}, ${s(e.result)}`,
         sums: ['matches'],
+        lists: [],
       },
     ],
   },
@@ -48,7 +51,15 @@ export const AGGREGATE_SHAPES: Record<MetaAggregate, AggregateShape> = {
   daily_sideboard_results: {
     collection: 'mtg_daily_sideboard_results',
     sums: [],
-    lists: [{ field: 'results', key: (e) => `${s(e.opponent)}\0${s(e.card)}`, label: (e) => `vs ${s(e.opponent)} with ${s(e.card)}`, sums: ['matches', 'wins', 'losses', 'draws'] }],
+    lists: [
+      {
+        field: 'sideboards',
+        key: (e) => (e.cards as string[]).join('\n'),
+        label: (e) => `sideboard [${(e.cards as string[]).join(', ')}]`,
+        sums: [],
+        lists: [{ field: 'results', key: (e) => s(e.opponent), label: (e) => `vs ${s(e.opponent)}`, sums: ['matches', 'wins', 'losses', 'draws'], lists: [] }],
+      },
+    ],
   },
   archetype_totals: { collection: 'mtg_archetype_totals', sums: ['decks'], lists: [] },
 };
@@ -68,7 +79,7 @@ export function deckContributions(deck: DeckFacts): Array<[MetaAggregate, Aggreg
 
 /**
  * What one match adds: its pair's count, and for each side whose deck has a list and met another
- * archetype, a result per distinct card of that deck's sideboard. `sideboardOf` gives a deck's sideboard.
+ * archetype, the result under that deck's sideboard. `sideboardOf` gives a deck's sideboard.
  */
 export function matchContributions(match: MatchFacts, sideboardOf: (deckId: number) => MtgDeckCard[] | undefined): Array<[MetaAggregate, AggregateDocument]> {
   const { format, day: d, deck1_archetype: deck1, deck2_archetype: deck2, result } = match;
@@ -81,9 +92,11 @@ export function matchContributions(match: MatchFacts, sideboardOf: (deckId: numb
     if (ours === null || theirs === null || ours === theirs || deckId === null) continue;
     const sideboard = sideboardOf(deckId);
     if (sideboard === undefined) continue;
-    const record = { matches: 1, wins: result === player ? 1 : 0, losses: result !== player && result !== 'draw' ? 1 : 0, draws: result === 'draw' ? 1 : 0 };
-    const cards = [...new Set(sideboard.map((c) => c.card))];
-    out.push(['daily_sideboard_results', { _id: `${format}/${d}/${ours}`, ...day(format, d), archetype: ours, results: cards.map((card) => ({ opponent: theirs, card, ...record })) }]);
+    // Decks with the same sideboard (as a set of cards) add up; one with none says nothing about a card.
+    const cards = [...new Set(sideboard.map((c) => c.card))].sort(byKey);
+    if (cards.length === 0) continue;
+    const record = { opponent: theirs, matches: 1, wins: result === player ? 1 : 0, losses: result !== player && result !== 'draw' ? 1 : 0, draws: result === 'draw' ? 1 : 0 };
+    out.push(['daily_sideboard_results', { _id: `${format}/${d}/${ours}`, ...day(format, d), archetype: ours, sideboards: [{ cards, results: [record] }] }]);
   }
   return out;
 }

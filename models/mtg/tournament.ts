@@ -46,6 +46,8 @@ const schema = new Schema<MtgTournament>(
   { collection: 'mtg_tournaments', versionKey: false },
 );
 schema.index({ format: 1, date: 1 });
+// The newest tournament of any format: read from the end of this index, not by sorting them all.
+schema.index({ date: 1 });
 
 export function mtgTournaments(connection: Connection): Model<MtgTournament> {
   return modelOn<MtgTournament>(connection, 'MtgTournament', schema);
