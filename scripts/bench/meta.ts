@@ -109,14 +109,19 @@ export async function runMetaBench({ redisUrl, logger, calls = 60, scale = 1, sc
     // Per format: its top archetypes and a deck made of its top archetype's staples.
     const formats = ((await (await fetch(`${base}/formats`, { headers: { authorization: `Bearer ${key}` } })).json()) as { formats: string[] }).formats;
     const setups: Array<{ format: string; archetype: string; opponent: string; deck: string; cardDetails: unknown }> = [];
-    for (const format of formats) {
-      const archetypes = (await call('get_format_archetypes', { format, days: 30 })).result.archetypes as Array<{ name: string }>;
-      const strategy = (await call('generate_deck_matchup_strategy', { card_details: [{ name: 'Island', quantity: 1, section: 'mainboard' }], archetype: archetypes[0].name, opponent_archetype: archetypes[0].name, format })).result;
-      const profile = strategy.opponent_profile as { key_cards: Array<{ name: string }>; sideboard_cards: Array<{ name: string }> };
-      const deck = deckText({ main: profile.key_cards.map((c) => c.name).slice(0, 12), side: profile.sideboard_cards.map((c) => c.name).slice(0, 5) });
-      const enriched = (await call('get_enriched_deck', { deck })).result;
-      setups.push({ format, archetype: archetypes[0].name, opponent: archetypes[1]?.name ?? archetypes[0].name, deck, cardDetails: enriched.card_details });
-    }
+    /** The setup calls; made again after a scaled load, so both measurements start from the same cached answers. */
+    const setUp = async () => {
+      setups.length = 0;
+      for (const format of formats) {
+        const archetypes = (await call('get_format_archetypes', { format, days: 30 })).result.archetypes as Array<{ name: string }>;
+        const strategy = (await call('generate_deck_matchup_strategy', { card_details: [{ name: 'Island', quantity: 1, section: 'mainboard' }], archetype: archetypes[0].name, opponent_archetype: archetypes[0].name, format })).result;
+        const profile = strategy.opponent_profile as { key_cards: Array<{ name: string }>; sideboard_cards: Array<{ name: string }> };
+        const deck = deckText({ main: profile.key_cards.map((c) => c.name).slice(0, 12), side: profile.sideboard_cards.map((c) => c.name).slice(0, 5) });
+        const enriched = (await call('get_enriched_deck', { deck })).result;
+        setups.push({ format, archetype: archetypes[0].name, opponent: archetypes[1]?.name ?? archetypes[0].name, deck, cardDetails: enriched.card_details });
+      }
+    };
+    await setUp();
     logger.info({ formats, calls }, 'timing the meta tools');
 
     const argsFor = (tool: string, i: number, warmUp = false): Record<string, unknown> => {
@@ -205,6 +210,7 @@ export async function runMetaBench({ redisUrl, logger, calls = 60, scale = 1, sc
       sentSinceLoad.clear(); // the load wrote a new marker: the workers' answer caches start empty
       const verify = troupe(['seed', 'mtg', '--verify'], { REDIS_URL: redisUrl, MONGODB_URI: bench.mongo.uri, MONGODB_DB: bench.mongo.dbName });
       const [verifyCode] = (await once(verify.child, 'exit')) as [number | null];
+      await setUp();
       logger.info({ load, calls: scaleCalls }, 'timing the meta tools at scale');
       const scaledTools = await measure(scaleCalls);
       const slowdown = Object.fromEntries(
