@@ -54,26 +54,26 @@ export function runPlan(coll: Collection, p: Plan, filter: Doc | undefined, opti
   if (p.scan) report.descending = p.scan.indexOrderDescending;
   const limit = options.limit && options.limit > 0 ? options.limit : Infinity;
   const out: Doc[] = [];
-  const ids = planIds(p);
-  if (!ids) {
-    for (const doc of coll.docs.values()) {
-      report.docsExamined += 1;
-      if (test && !test.test(doc)) continue;
-      out.push(doc);
-      if (out.length >= limit) break;
-    }
-    return out;
-  }
-  for (const id of ids) {
-    report.keysExamined += 1;
-    const doc = coll.docs.get(id);
-    if (!doc) continue;
+  for (const doc of candidates(coll, planIds(p), report)) {
     report.docsExamined += 1;
     if (test && !test.test(doc)) continue;
     out.push(doc);
     if (out.length >= limit) break;
   }
   return out;
+}
+
+/** The documents a plan fetches: every document for a collection scan, else those its index keys name (each key counted). */
+function* candidates(coll: Collection, ids: Iterable<string> | undefined, report: ScanReport): Iterable<Doc> {
+  if (!ids) {
+    yield* coll.docs.values();
+    return;
+  }
+  for (const id of ids) {
+    report.keysExamined += 1;
+    const doc = coll.docs.get(id);
+    if (doc) yield doc;
+  }
 }
 
 function walkInSortOrder(coll: Collection, scan: OrderedScan, descending: boolean, test: Filter | undefined, count: number, report: ScanReport): Doc[] {
