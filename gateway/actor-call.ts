@@ -9,11 +9,13 @@ import type { ActorClient } from '../actors/runtime/client.js';
 import { RuntimeError } from '../actors/runtime/client.js';
 import type { ActorMessage, AnyKind } from '../actors/runtime/contract.js';
 import { ActorRef } from '../queues/envelope.js';
+import { hop } from '../queues/hop-trace.js';
 import type { ReplyEvent } from '../queues/reply-stream.js';
 import { BROKER_RESET_CODE } from './broker-reset.js';
 import { OUTAGE_CODES, OUTAGE_RETRY_AFTER_SECONDS } from './dependency-outage.js';
 import { ApiError } from './error-response.js';
 import type { UserLimits } from './limits.js';
+import type { HopTracer } from './hop-tracer.js';
 
 /** Who is calling, as the gateway's authentication resolves an API key. */
 export interface McpUser {
@@ -26,6 +28,8 @@ export interface ActorCallDeps {
   limits: Pick<UserLimits, 'enqueueAdmitted'>;
   /** Longest quiet gap in a reply stream before the call gives up (the message itself still runs). */
   replyIdleTimeoutMs?: number;
+  /** Set with TRACE_HOPS: messages carry hop timestamps and their paths are logged. */
+  tracer?: HopTracer;
 }
 
 /** Default quiet gap: long enough for an LLM turn, short enough that a lost reply does not hang an agent. */
@@ -92,10 +96,11 @@ export async function postMessage(deps: ActorCallDeps, call: Omit<ActorCall, 'si
   const ref = ActorRef.safeParse({ kind: kind.kind, id: message.actorId });
   if (!ref.success) return { ok: false, failure: { code: 'bad_request', message: `invalid actor id for ${kind.kind}`, details: { issues: ref.error.issues } } };
   const actor = ref.data;
+  const trace = deps.tracer?.start();
   try {
     deps.client.validate({ actor, type: message.type, payload: message.payload });
     const sent = await deps.limits.enqueueAdmitted(user.id, kind, (lease) =>
-      deps.client.send({ actor, ownerId: user.id, type: message.type, payload: message.payload, lease }),
+      deps.client.send({ actor, ownerId: user.id, type: message.type, payload: message.payload, lease, trace: trace && [...trace, hop('admitted')] }),
       message.type,
     );
     return { ok: true, messageId: sent.messageId, replyStream: sent.replyStream };
@@ -119,7 +124,10 @@ export async function callActor(deps: ActorCallDeps, call: ActorCall): Promise<A
   let reply: unknown = null;
   for await (const event of deps.client.replies(replyStream, { signal, idleTimeoutMs: deps.replyIdleTimeoutMs ?? DEFAULT_REPLY_IDLE_TIMEOUT_MS })) {
     if (event.event === 'reply') reply = event.data;
-    else if (event.event === 'done') return { ok: true, data: reply };
+    else if (event.event === 'done') {
+      deps.tracer?.heard(kind.kind, event);
+      return { ok: true, data: reply };
+    }
     else if (event.event === 'error') return { ok: false, failure: failureOf(event.data) };
     else call.onEvent?.(event);
   }

@@ -15,12 +15,14 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { ActorId, ActorKindName, type ActorRef } from '../queues/envelope.js';
+import { hop } from '../queues/hop-trace.js';
 import { RuntimeError, type ActorClient } from '../actors/runtime/client.js';
 import type { AnyKind } from '../actors/runtime/contract.js';
 import type { ReplyEvent } from '../queues/reply-stream.js';
 import { failureError } from './actor-call.js';
 import { ApiError } from './error-response.js';
 import type { UserLimits } from './limits.js';
+import type { HopTracer } from './hop-tracer.js';
 import { lastEventIdOf, streamEvents } from './sse.js';
 import type { GatewayState } from './state.js';
 
@@ -31,6 +33,8 @@ export interface ActorRoutesDeps {
   observeReply?: (kind: string, seconds: number, outcome: 'reply' | 'error') => void;
   /** How long a JSON request waits for its reply before answering 504 (the message still runs). */
   replyTimeoutMs?: number;
+  /** Set with TRACE_HOPS: messages carry hop timestamps and their paths are logged. */
+  tracer?: HopTracer;
 }
 
 export const SendBody = z
@@ -106,6 +110,7 @@ export function createActorRouter(deps: ActorRoutesDeps): Router<GatewayState> {
 
   /** Validate, admit through the user's limits, post; the lease is released here if posting fails. */
   async function post(ctx: Context & { state: GatewayState }, kind: AnyKind, actor: ActorRef) {
+    const trace = deps.tracer?.start();
     const user = userOf(ctx);
     const body = parse(SendBody, ctx.request.body ?? {}, 'message body');
     const idempotencyKey = ctx.get('idempotency-key') ? parse(IdempotencyKey, ctx.get('idempotency-key'), 'Idempotency-Key header') : undefined;
@@ -116,7 +121,7 @@ export function createActorRouter(deps: ActorRoutesDeps): Router<GatewayState> {
     }
     const started = Date.now();
     const sent = await limits.enqueueAdmitted(user.id, kind, (lease) =>
-      client.send({ actor, ownerId: user.id, type: body.type, payload: body.payload, idempotencyKey, timeoutMs: body.timeoutMs, lease }).catch(runtimeError),
+      client.send({ actor, ownerId: user.id, type: body.type, payload: body.payload, idempotencyKey, timeoutMs: body.timeoutMs, lease, trace: trace && [...trace, hop('admitted')] }).catch(runtimeError),
       body.type,
     );
     ctx.set('X-Message-Id', sent.messageId);
@@ -126,6 +131,7 @@ export function createActorRouter(deps: ActorRoutesDeps): Router<GatewayState> {
   async function answer(ctx: Context & { state: GatewayState }, kind: string, stream: string, started: number) {
     // Only answered messages count: a client that left or a reply timeout saw no final event.
     const observeFinal = (event: ReplyEvent | undefined) => {
+      if (event) deps.tracer?.heard(kind, event);
       if (event?.event === 'done' || event?.event === 'error') deps.observeReply?.(kind, (Date.now() - started) / 1000, event.event === 'error' ? 'error' : 'reply');
     };
     if (wantsStream(ctx)) {

@@ -1,6 +1,7 @@
 /** The message envelope every actor message travels in, validated wherever it crosses a boundary. */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { HopTrace } from './hop-trace.js';
 
 export const ActorKindName = z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, 'an actor kind is lower-case letters, digits and dashes');
 export const ActorId = z.string().min(1).max(200).regex(/^[A-Za-z0-9._:@-]+$/, 'an actor id is letters, digits and . _ : @ -');
@@ -29,6 +30,8 @@ export const Envelope = z.object({
   lease: Lease.optional(),
   /** Batch this message belongs to (progress is counted when it is done). */
   batchId: z.string().min(1).optional(),
+  /** Hops stamped so far, when the gateway traces this message (TRACE_HOPS): the worker adds its own. */
+  trace: HopTrace.optional(),
 });
 export type Envelope = z.infer<typeof Envelope>;
 

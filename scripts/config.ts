@@ -128,6 +128,7 @@ export const configSchema = z
     LOG_PRETTY: z
       .stringbool({ error: 'a boolean (true/false, 1/0, yes/no, on/off)' })
       .optional(),
+    TRACE_HOPS: z.stringbool({ error: 'a boolean (true/false, 1/0, yes/no, on/off)' }).default(false),
     BODY_LIMIT: byteSize().default(1024 ** 2),
     CORS_ORIGINS: corsOrigins().optional(),
     METRICS_TOKEN: z.string().min(16, { error: 'a token of at least 16 characters' }).optional(),
@@ -210,6 +211,8 @@ export const configSchema = z
       /** Empty: no CORS headers (same-origin clients only). */
       corsOrigins: env.CORS_ORIGINS ?? [],
       metricsToken: env.METRICS_TOKEN,
+      /** TRACE_HOPS: stamp each message at every hop and log its path when the reply comes back. */
+      traceHops: env.TRACE_HOPS,
     },
     /** METRICS_PORT: `troupe worker` serves GET /metrics there (on HOST, with METRICS_TOKEN); null: no endpoint. */
     metrics: { port: env.METRICS_PORT ?? null },

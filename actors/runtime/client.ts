@@ -8,6 +8,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Connection, Model } from 'mongoose';
 import { envelope, refKey, type ActorRef, type Lease } from '../../queues/envelope.js';
+import { hop, type Hop } from '../../queues/hop-trace.js';
 import { RedisNames } from '../../queues/keys.js';
 import { Mailboxes } from '../../queues/mailbox.js';
 import { readAll, REPLY_STREAM_TTL_SECONDS, type ReplyEvent } from '../../queues/reply-stream.js';
@@ -42,6 +43,8 @@ export interface SendInput {
   timeoutMs?: number;
   lease?: Lease;
   batchId?: string;
+  /** Hops stamped so far (TRACE_HOPS): the message carries them, adds 'posting', and the worker adds its own. */
+  trace?: Hop[];
 }
 
 export interface Sent {
@@ -216,6 +219,7 @@ export class ActorClient {
       deadline: input.timeoutMs ? Date.now() + input.timeoutMs : undefined,
       lease: input.lease,
       batchId: input.batchId,
+      trace: input.trace && [...input.trace, hop('posting')],
     });
     // Same connection, same tick: the owner record and the mailbox append leave in one write, in order.
     const owner = this.redis.set(this.names.replyOwner(messageId), input.ownerId, 'EX', REPLY_STREAM_TTL_SECONDS);

@@ -31,6 +31,7 @@ import { APPLIED_TTL_SECONDS, type Effects } from './effects.js';
 import type { Resident, ResidentActors } from './residents.js';
 import { STORE_CALL_TIMEOUT_MS, StoreOutage, StoreUnavailable } from './store-outage.js';
 import { OutageNotices } from './outage-notices.js';
+import { hop, type Hop } from '../../queues/hop-trace.js';
 
 export interface DrainDeps {
   redis: Redis;
@@ -172,6 +173,7 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
       } else {
         firstTime = true;
         const replyStream = env.replyStream;
+        env.trace?.push(hop('turn_start'));
         const started = performance.now();
         try {
           const turnEnv = env;
@@ -201,6 +203,7 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
           throw err;
         }
         const ms = performance.now() - started;
+        env.trace?.push(hop('turn_end'));
         const outcome = outcomeOf(final);
         logger.debug({ kind: ref.kind, actor: ref.id, messageId: env.messageId, ms: Math.round(ms), outcome }, 'turn');
         observer.turnFinished(ref.kind, outcome, ms / 1000);
@@ -234,6 +237,7 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
     }
     appliedSeq = entry.entryId;
     state = next;
+    if (env?.trace && firstTime) traceDone(final, [...env.trace, hop('committed')]);
     if (env && firstTime) appliedHere.set(env.messageId, final);
     if (ownerId !== undefined && !ownerCached) {
       ownerCached = true;
@@ -266,6 +270,16 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
     deps.residents?.remember(_id, { epoch, appliedSeq, state, ownerId });
   }
   return 'drained';
+}
+
+/**
+ * A traced message's hops go back in its `done` event (to the gateway that traces, and to the client),
+ * stamped up to the commit; the reply leaves in the next round trip. Duplicates answered from the
+ * applied marker keep the first answer's hops.
+ */
+function traceDone(final: StoredEvent[], trace: Hop[]) {
+  const done = final.find((e) => e.e === 'done');
+  if (done && typeof done.d === 'object' && done.d !== null) done.d = { ...(done.d as object), trace };
 }
 
 /** `store.commit`, timed for the commit-latency metric. */

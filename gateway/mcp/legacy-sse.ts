@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { Logger } from '../../actors/runtime/contract.js';
 import { ApiError } from '../error-response.js';
 import type { McpUser } from '../actor-call.js';
-import { buildMcpServer, type McpCatalogue, type McpServerDeps } from './server.js';
+import { buildMcpServer, fixedCaller, type McpCatalogue, type McpServerDeps } from './server.js';
 import type { RelayedMessage, SessionRelay } from './session-relay.js';
 
 const SessionId = z.string().uuid();
@@ -42,7 +42,7 @@ export class LegacySseSessions {
     const { logger, relay } = this.options;
     const transport = new SSEServerTransport(this.options.messagesPath, ctx.res);
     const { sessionId } = transport;
-    const server = buildMcpServer(this.options.catalogue, this.options.serverDeps, user);
+    const server = buildMcpServer(this.options.catalogue, this.options.serverDeps, fixedCaller(user));
     this.sessions.set(sessionId, { transport, userId: user.id });
     // Subscribed before the endpoint event goes out, so a POST elsewhere right after it finds the session.
     try {

@@ -40,7 +40,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { ActorFailure } from '../actor-call.js';
-import { buildMcpServer, type McpCatalogue, type McpServerDeps } from './server.js';
+import { buildMcpServer, fixedCaller, type McpCatalogue, type McpServerDeps } from './server.js';
 import { failureResult } from './tools.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -287,7 +287,7 @@ const NO_LOCAL_ACTORS = new Proxy({} as McpServerDeps, {
 /** The local server for one client connection (stdio, an SSE session, one stateless HTTP request). */
 export function buildRelayServer(catalogue: McpCatalogue, relay: GatewayRelay, callerKey?: string): McpServer {
   // The caller is never used (see NO_LOCAL_ACTORS); the gateway resolves the real one from the key.
-  const server = buildMcpServer(catalogue, NO_LOCAL_ACTORS, { id: 'troupe-mcp-relay' });
+  const server = buildMcpServer(catalogue, NO_LOCAL_ACTORS, fixedCaller({ id: 'troupe-mcp-relay' }));
   // Replaces the SDK's dispatch of the registered tools and resources (documented: the last handler set wins).
   server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => relay.callTool(request.params, extra, callerKey));
   server.server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => relay.readResource(request.params, extra, callerKey));

@@ -7,7 +7,8 @@ import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/serv
 import { McpError, ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { RequestError, type AnyKind, type Logger, type ResourceContract } from '../../actors/runtime/contract.js';
-import { callActor, type ActorCallDeps, type ActorFailure, type McpUser } from '../actor-call.js';
+import { callActor, type ActorCallDeps, type ActorFailure } from '../actor-call.js';
+import type { CallerOf } from './server.js';
 import { BROKER_RESET_CODE } from '../broker-reset.js';
 import { dependencyOutageOf, OUTAGE_CODES } from '../dependency-outage.js';
 import { failureText } from './tools.js';
@@ -43,7 +44,7 @@ export interface ResourceDeps extends ActorCallDeps {
 
 const Variables = z.record(z.string(), z.union([z.string(), z.array(z.string())]));
 
-export function registerResources(server: McpServer, resources: CatalogueResource[], deps: ResourceDeps, user: McpUser): void {
+export function registerResources(server: McpServer, resources: CatalogueResource[], deps: ResourceDeps, callerOf: CallerOf): void {
   for (const { kind, contract } of resources) {
     server.registerResource(
       contract.name,
@@ -51,6 +52,7 @@ export function registerResources(server: McpServer, resources: CatalogueResourc
       { title: contract.title, description: contract.description, mimeType: contract.mimeType ?? 'application/json' },
       async (uri, variables, extra): Promise<ReadResourceResult> => {
         // A template variable may match a list (`{a*}`); a message field takes the first value.
+        const user = callerOf(extra);
         const flat = Object.fromEntries(Object.entries(Variables.parse(variables)).map(([k, v]) => [k, Array.isArray(v) ? (v[0] ?? '') : v]));
         let answer;
         try {

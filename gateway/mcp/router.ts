@@ -13,18 +13,22 @@ import { bodyParser } from '@koa/bodyparser';
 import type { ActorClient } from '../../actors/runtime/client.js';
 import type { Logger } from '../../actors/runtime/contract.js';
 import type { UserLimits } from '../limits.js';
+import type { HopTracer } from '../hop-tracer.js';
 import { DEFAULT_HEARTBEAT_MS } from '../sse.js';
 import type { GatewayState } from '../state.js';
 import { requireUser, type Authenticate } from './authentication.js';
 import { LegacySseSessions } from './legacy-sse.js';
-import { mcpCatalogue } from './server.js';
+import { buildMcpServer, callerFromAuthInfo, mcpCatalogue } from './server.js';
 import { SessionRelay } from './session-relay.js';
 import { handleStatelessPost, methodNotAllowed } from './streamable-http.js';
+import { McpServerPool } from './server-pool.js';
 
 export interface McpRouterDeps {
   /** `names` gives the Redis prefix of the relay's channels (the deployment's REDIS_PREFIX). */
   client: Pick<ActorClient, 'kinds' | 'kind' | 'validate' | 'send' | 'replies' | 'names' | 'followFeed' | 'feedPosition'>;
   limits: Pick<UserLimits, 'enqueueAdmitted'>;
+  /** Set with TRACE_HOPS: tool calls carry hop timestamps and their paths are logged. */
+  tracer?: HopTracer;
   authenticate: Authenticate;
   logger: Logger;
   /** Redis for the legacy-SSE relay between gateway processes. */
@@ -50,7 +54,8 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
   const paths = { mcp: '/mcp', sse: '/sse', messages: '/messages', ...deps.paths };
   // Compiled once: a bad contract (duplicate or undescribed tool) fails start-up, not every request.
   const catalogue = mcpCatalogue(deps.client.kinds());
-  const serverDeps = { client: deps.client, limits: deps.limits, logger: deps.logger, replyIdleTimeoutMs: deps.replyIdleTimeoutMs };
+  const serverDeps = { client: deps.client, limits: deps.limits, logger: deps.logger, replyIdleTimeoutMs: deps.replyIdleTimeoutMs, tracer: deps.tracer };
+  const servers = new McpServerPool(() => buildMcpServer(catalogue, serverDeps, callerFromAuthInfo));
   const relay = new SessionRelay(deps.redisUrl, deps.client.names, deps.logger);
   const sessions = new LegacySseSessions({
     catalogue,
@@ -67,7 +72,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
 
   router.post(paths.mcp, json, async (ctx) => {
     const user = await requireUser(ctx, deps.authenticate);
-    await handleStatelessPost(ctx, user, ctx.request.body, { catalogue, serverDeps, logger: deps.logger });
+    await handleStatelessPost(ctx, user, ctx.request.body, { servers, logger: deps.logger });
   });
   router.get(paths.mcp, methodNotAllowed);
   router.delete(paths.mcp, methodNotAllowed);

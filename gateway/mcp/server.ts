@@ -1,9 +1,11 @@
 /**
- * The MCP server troupe exposes: the kinds' tools, resources and prompts, bound to one
- * authenticated user. Transports build one per stateless request or per SSE session; building is cheap
- * because the catalogue (schemas, name checks) is compiled once.
+ * The MCP server troupe exposes: the kinds' tools, resources and prompts. Who calls is resolved per
+ * request (`CallerOf`): an SSE session's server serves its one user; the stateless endpoint's servers
+ * are pooled and take the user from the request's auth info (see server-pool.ts). The catalogue
+ * (schemas, name checks) is compiled once per process.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { AnyKind, Logger } from '../../actors/runtime/contract.js';
 import type { McpUser } from '../actor-call.js';
@@ -33,7 +35,29 @@ export interface McpServerDeps extends ToolDeps {
   logger: Logger;
 }
 
-export function buildMcpServer(catalogue: McpCatalogue, deps: McpServerDeps, user: McpUser): McpServer {
+/** Who made a request, from what the transport passed along with it. */
+export type CallerOf = (extra: { authInfo?: AuthInfo }) => McpUser;
+
+/** The caller of a server that serves one user (an SSE session). */
+export const fixedCaller =
+  (user: McpUser): CallerOf =>
+  () =>
+    user;
+
+/** The caller the gateway put into the request's auth info (`withCaller`), for servers shared by users. */
+export const callerFromAuthInfo: CallerOf = (extra) => {
+  const user = extra.authInfo?.extra?.[CALLER_KEY] as McpUser | undefined;
+  // The gateway authenticates before any MCP handling: a request without a caller is a bug, not a guest.
+  if (!user) throw new Error('an MCP request reached a shared server without its authenticated caller');
+  return user;
+};
+
+const CALLER_KEY = 'troupeUser';
+
+/** Auth info carrying the authenticated caller, as the SDK's transports read it from `req.auth`. */
+export const withCaller = (user: McpUser): AuthInfo => ({ token: '', clientId: user.id, scopes: [], extra: { [CALLER_KEY]: user } });
+
+export function buildMcpServer(catalogue: McpCatalogue, deps: McpServerDeps, callerOf: CallerOf): McpServer {
   const server = new McpServer(
     { name: 'troupe', title: 'troupe', version: packageJson.version, description: SERVER_DESCRIPTION },
     {
@@ -44,8 +68,8 @@ export function buildMcpServer(catalogue: McpCatalogue, deps: McpServerDeps, use
       maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS,
     },
   );
-  registerTools(server, catalogue.tools, deps, user);
-  registerResources(server, catalogue.resources, deps, user);
+  registerTools(server, catalogue.tools, deps, callerOf);
+  registerResources(server, catalogue.resources, deps, callerOf);
   registerPrompts(server, catalogue.prompts);
   return server;
 }

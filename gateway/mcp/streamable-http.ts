@@ -1,18 +1,21 @@
 /**
- * Stateless streamable HTTP at /mcp: every POST gets a new McpServer and transport (a stateless transport
- * cannot be reused), so any gateway process can answer any request and no session affinity is needed.
- * GET (a standalone notification stream) and DELETE (ending a session) mean nothing without sessions;
- * they answer 405 with a JSON-RPC error body, as the SDK's stateless example does.
+ * Stateless streamable HTTP at /mcp: every POST gets a new transport (a stateless transport cannot be
+ * reused) connected to a pooled server, so any gateway process can answer any request and no session
+ * affinity is needed. GET (a standalone notification stream) and DELETE (ending a session) mean nothing
+ * without sessions; they answer 405 with a JSON-RPC error body, as the SDK's stateless example does.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Logger } from '../../actors/runtime/contract.js';
 import type { McpUser } from '../actor-call.js';
-import { buildMcpServer, type McpCatalogue, type McpServerDeps } from './server.js';
+import { withCaller } from './server.js';
+import type { McpServerPool } from './server-pool.js';
 
 export interface StreamableHttpOptions {
-  catalogue: McpCatalogue;
-  serverDeps: McpServerDeps;
+  /** Servers whose handlers take the caller from the request's auth info (`callerFromAuthInfo`). */
+  servers: McpServerPool;
   logger: Logger;
 }
 
@@ -22,14 +25,16 @@ export function jsonRpcError(code: number, message: string) {
 }
 
 export async function handleStatelessPost(ctx: Context, user: McpUser, body: unknown, options: StreamableHttpOptions): Promise<void> {
-  const server = buildMcpServer(options.catalogue, options.serverDeps, user);
+  const server = options.servers.take();
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-  // Closing aborts tool calls still waiting on a reply stream, so their readers stop.
+  // Closing aborts tool calls still waiting on a reply stream, so their readers stop; the server then
+  // waits for the next request.
   ctx.res.once('close', () => {
-    void transport.close().catch(() => undefined);
-    void server.close().catch(() => undefined);
+    void options.servers.giveBack(server).catch((err: unknown) => options.logger.warn({ err }, 'an MCP server could not be closed after its request'));
   });
   await server.connect(transport);
+  // The SDK passes `req.auth` to the handlers as `extra.authInfo`.
+  (ctx.req as IncomingMessage & { auth?: AuthInfo }).auth = withCaller(user);
   ctx.respond = false;
   try {
     await transport.handleRequest(ctx.req, ctx.res, body);

@@ -13,6 +13,7 @@ import { dependencyOutageOf } from '../dependency-outage.js';
 import { ApiError } from '../error-response.js';
 import { callActor, type ActorCallDeps, type ActorFailure, type McpUser } from '../actor-call.js';
 import { progressReporter } from './progress.js';
+import type { CallerOf } from './server.js';
 
 /** The MCP tool-name rule (SEP-986) without the forms the SDK warns about on the console. */
 const TOOL_NAME = /^[A-Za-z0-9_](?:[A-Za-z0-9._-]{0,126}[A-Za-z0-9_])?$/;
@@ -75,14 +76,15 @@ async function followAnswer(deps: ToolDeps, user: McpUser, follow: NonNullable<T
   return follow.timedOut(reply);
 }
 
-/** Registers the catalogue's tools on a server that serves `user` (one server per request or session). */
-export function registerTools(server: McpServer, tools: CatalogueTool[], deps: ToolDeps, user: McpUser): void {
+/** Registers the catalogue's tools; each call is made on behalf of the caller `callerOf` resolves. */
+export function registerTools(server: McpServer, tools: CatalogueTool[], deps: ToolDeps, callerOf: CallerOf): void {
   for (const tool of tools) {
     const { contract } = tool;
     server.registerTool(
       contract.name,
       { title: contract.title, description: contract.description, inputSchema: tool.input, outputSchema: tool.output },
       async (args: Record<string, unknown>, extra): Promise<CallToolResult> => {
+        const user = callerOf(extra);
         const progress = progressReporter(extra);
         try {
           const message = contract.toMessage(args, { userId: user.id, name: user.name });

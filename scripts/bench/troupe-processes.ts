@@ -143,7 +143,15 @@ export interface BenchTroupe {
  * A troupe as operators run it, for the MCP benchmarks: `troupe mongo` (embedded, memory), optionally
  * the MTG dataset, a bench user, one `troupe worker` and one `troupe gateway`, and a connected MCP client.
  */
-export async function startBenchTroupe(options: { redisUrl: string; name: string; kindLimits: string; seedMtg?: boolean; env?: Record<string, string> }): Promise<BenchTroupe> {
+export async function startBenchTroupe(options: {
+  redisUrl: string;
+  name: string;
+  kindLimits: string;
+  seedMtg?: boolean;
+  env?: Record<string, string>;
+  /** Node flags for the worker, gateway and mongo processes (e.g. a CPU profiler). */
+  nodeArgs?: string[];
+}): Promise<BenchTroupe> {
   const [mongoPort, httpPort] = [await freePort(), await freePort()];
   const env = {
     REDIS_URL: options.redisUrl,
@@ -168,7 +176,7 @@ export async function startBenchTroupe(options: { redisUrl: string; name: string
     await deleteBenchKeys(options.redisUrl, env.REDIS_PREFIX).catch(() => undefined);
   };
   try {
-    const mongo = troupe(['mongo', '--port', String(mongoPort)], env);
+    const mongo = troupe(['mongo', '--port', String(mongoPort)], env, { nodeArgs: options.nodeArgs });
     processes.push(mongo.child);
     await mongo.waitFor('listening');
     if (options.seedMtg) {
@@ -177,8 +185,8 @@ export async function startBenchTroupe(options: { redisUrl: string; name: string
       if (code !== 0) throw new Error(`troupe seed mtg failed:\n${seed.output()}`);
     }
     const key = await createBenchUser(env);
-    const worker = troupe(['worker'], env, { logLevel: 'warn' });
-    const gateway = troupe(['gateway'], env, { logLevel: 'warn' });
+    const worker = troupe(['worker'], env, { logLevel: 'warn', nodeArgs: options.nodeArgs });
+    const gateway = troupe(['gateway'], env, { logLevel: 'warn', nodeArgs: options.nodeArgs });
     processes.push(worker.child, gateway.child);
     const base = `http://127.0.0.1:${httpPort}`;
     await waitUntilReady(`${base}/readyz`, [worker, gateway]);

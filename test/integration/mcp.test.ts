@@ -165,6 +165,25 @@ describe('MCP gateway (streamable HTTP + legacy SSE) through the official SDK cl
       expect(((await client.state({ kind: 'counter', id: counter('add') }, alice.id)) as { count: number }).count).to.equal(5);
     });
 
+    it('serves every request as its own caller, though the servers are pooled and shared between users', async function () {
+      const [asAlice, asBob] = [await connectHttp(a, alice.key), await connectHttp(a, bob.key)];
+      // Concurrent calls make the pool hold several servers, each of them used by both users in turn.
+      await Promise.all(
+        Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? asAlice : asBob).callTool({ name: 'counter_add', arguments: { counter: counter(i % 2 === 0 ? 'pool-alice' : 'pool-bob'), n: 1 } })),
+      );
+      const again = await Promise.all([
+        asAlice.callTool({ name: 'counter_add', arguments: { counter: counter('pool-alice'), n: 1 } }),
+        asBob.callTool({ name: 'counter_add', arguments: { counter: counter('pool-bob'), n: 1 } }),
+        asBob.callTool({ name: 'counter_add', arguments: { counter: counter('pool-alice'), n: 1 } }),
+      ]);
+      expect((again[0] as CallToolResult).structuredContent).to.deep.equal({ count: 4 });
+      expect((again[1] as CallToolResult).structuredContent).to.deep.equal({ count: 4 });
+      // Bob may not add to Alice's counter: the call ran as Bob, not as whoever used the server before.
+      expect((again[2] as CallToolResult).isError).to.equal(true);
+      expect(((await client.state({ kind: 'counter', id: counter('pool-alice') }, alice.id)) as { count: number }).count).to.equal(4);
+      expect(((await client.state({ kind: 'counter', id: counter('pool-bob') }, bob.id)) as { count: number }).count).to.equal(4);
+    });
+
     it('sends progress notifications from the actor’s stream events when a progressToken is given', async function () {
       const mcp = await connectHttp(a, alice.key);
       const { result, progress } = await callToolWithProgress(mcp, 'counter_echo', { counter: counter('echo'), text: 'a b c' });

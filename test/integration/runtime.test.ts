@@ -8,6 +8,8 @@ import { sendInOrder } from '../support/ordered-sends.js';
 import { pollUntil } from '../support/async.js';
 import { RedisNames } from '../../queues/keys.js';
 import type { CommitResult, RuntimeObserver } from '../../actors/runtime/observer.js';
+import { hop, type Hop } from '../../queues/hop-trace.js';
+import { HopTracer } from '../../gateway/hop-tracer.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silent = { info() {}, warn() {}, error() {}, debug() {} };
@@ -48,6 +50,26 @@ describe('actor runtime (in-process worker, real Redis, embedded Mongo)', functi
       ['reply', { count: 2 }],
       ['done', { messageId: sent.messageId }],
     ]);
+  });
+
+  it('returns a traced message’s hops in its done event, in the order they happened, and logs them at the gateway', async function () {
+    const received = hop('received');
+    const sent = await client.send({ actor: { kind: 'counter', id: `${run}-traced` }, ownerId: 'u1', type: 'add', payload: { n: 1 }, trace: [received, hop('admitted')] });
+    const logged: unknown[] = [];
+    const tracer = new HopTracer({ ...silent, info: (fields: unknown) => logged.push(fields) } as never);
+    const replies = await client.reply(sent.replyStream, { idleTimeoutMs: 20_000, onEvent: (e) => tracer.heard('counter', e) });
+    const done = replies.find((e) => e.event === 'done')!.data as { messageId: string; trace: Hop[] };
+    expect(done.messageId).to.equal(sent.messageId);
+    expect(done.trace.map(([name]) => name)).to.deep.equal(['received', 'admitted', 'posting', 'turn_start', 'turn_end', 'committed']);
+    const times = done.trace.map(([, at]) => at);
+    expect(times).to.deep.equal([...times].sort((x, y) => x - y));
+    expect(logged).to.have.length(1);
+    const hops = (logged[0] as { hops_ms: Record<string, number> }).hops_ms;
+    expect(Object.keys(hops)).to.deep.equal(['received', 'admitted', 'posting', 'turn_start', 'turn_end', 'committed', 'reply_heard']);
+    expect(hops.received).to.equal(0);
+    // An untraced message's done event carries no hops.
+    const plain = await client.send({ actor: { kind: 'counter', id: `${run}-traced` }, ownerId: 'u1', type: 'add', payload: { n: 1 } });
+    expect((await events(plain.replyStream)).at(-1)).to.deep.equal(['done', { messageId: plain.messageId }]);
   });
 
   it('keeps per-actor order and one turn at a time under concurrency', async function () {

@@ -20,7 +20,7 @@ describe('loadConfig', () => {
       redis: { url: undefined, prefix: 'troupe', localDataDir: '.troupe/redis', allowEviction: false },
       mongo: { uri: undefined, dbName: 'troupe', embedded: { port: 0, dbpath: '.troupe/mongo' }, outageRetryMs: 30_000 },
       log: { level: 'info', pretty: undefined },
-      gateway: { bodyLimitBytes: 1024 * 1024, corsOrigins: [], metricsToken: undefined },
+      gateway: { bodyLimitBytes: 1024 * 1024, corsOrigins: [], metricsToken: undefined, traceHops: false },
       metrics: { port: null },
       takeover: { livenessTtlMs: 800, livenessRenewMs: 200, checkMs: 100 },
       limits: {
