@@ -1,41 +1,78 @@
 /**
- * `npm run bench:runtime`: request/reply throughput and latency end to end — HTTP → gateway → BullMQ →
- * actor → Redis Stream → SSE, with one gateway and one worker process — against raw BullMQ add+process
- * jobs/s on the same Redis, measured in the same run.
+ * `npm run bench:runtime`: troupe's request/reply path end to end (HTTP → gateway → mailbox → drain →
+ * actor turn → MongoDB commit → reply stream → SSE) against a naive peer built with the same stack the
+ * way one would without troupe (Koa → queue.add → waitUntilFinished; a BullMQ worker doing one
+ * findOneAndUpdate), driven by the same load generator in interleaved rounds (A B A B …) on the same
+ * Redis and MongoDB. Then the latency one sequential client feels, and raw BullMQ add+process jobs/s
+ * as a second reference line.
  */
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { Agent } from 'node:http';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { postEventStream } from './event-stream-request.js';
 import type { Logger } from '../../logging/logger.js';
-import { createBenchUser, freePort, percentile, troupe, waitUntilReady } from './troupe-processes.js';
+import { benchPrefix, createBenchUser, deleteBenchKeys, freePort, latencySummary, troupe, waitUntilReady } from './troupe-processes.js';
 import { CpuMeter, localRedisPid } from './process-cpu.js';
+import { runLoad, type LoadShape } from './request-load.js';
+import { sequentialLatency } from './sequential-latency.js';
+import { hopPercentiles } from './hop-percentiles.js';
+import { startNaivePeer } from './naive-peer.js';
 
 export interface RuntimeBenchOptions {
   redisUrl: string;
   logger: Logger;
-  /** Timed request/reply messages (and raw jobs). */
+  /** Timed messages per round (and raw BullMQ jobs). */
   messages?: number;
-  /** Requests in flight at once (each loop talks to its own actor). */
+  /** Client loops, one request in flight each. */
   concurrency?: number;
+  /** Distinct actors the loops share (fewer than loops: messages to one actor are in flight together). */
+  actors?: number;
+  /** Rounds of each system, interleaved. */
+  rounds?: number;
   warmup?: number;
+  /** Sequential messages per answer mode in the latency section. */
+  latencyMessages?: number;
   /** Write a V8 CPU profile of every troupe process here (for finding where the time goes). */
   profileDir?: string;
+  /** Run the gateway with TRACE_HOPS and print where the sequential messages' milliseconds go. */
+  traceHops?: boolean;
 }
 
-/** One POST answered as SSE, read until `done`; resolves with the latency in ms. */
-async function requestReply(agent: Agent, url: URL, key: string, body: string): Promise<number> {
-  const started = performance.now();
-  await postEventStream(agent, url, key, body);
-  return performance.now() - started;
+/** Targets of issue 15: troupe at least as fast as the peer, its tail no longer; one client's latency. */
+const PEER_THROUGHPUT_RATIO_TARGET = 1.0;
+
+const round = (n: number, digits = 3) => Number(n.toFixed(digits));
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+interface RoundResult {
+  msgs_per_sec: number;
+  p50_ms: number;
+  p99_ms: number;
+  cpu_ms_per_msg: Record<string, number>;
+  ordering_violations?: number;
+}
+
+/** One timed round of `messages` through a system, with the CPU each of its processes spent. */
+async function timedRound(shape: LoadShape, messages: number, cpu: CpuMeter): Promise<RoundResult> {
+  cpu.begin();
+  const { latencies, seconds } = await runLoad(shape, messages);
+  const cpuPerMessage = cpu.perUnit(messages);
+  const summary = latencySummary(latencies, [50, 99]);
+  return { msgs_per_sec: Math.round(messages / seconds), p50_ms: summary.p50_ms, p99_ms: summary.p99_ms, cpu_ms_per_msg: cpuPerMessage };
+}
+
+function medians(rounds: RoundResult[]) {
+  return {
+    msgs_per_sec: median(rounds.map((r) => r.msgs_per_sec)),
+    p50_ms: median(rounds.map((r) => r.p50_ms)),
+    p99_ms: median(rounds.map((r) => r.p99_ms)),
+  };
 }
 
 /**
  * Raw BullMQ on the same Redis: `concurrency` producers adding one job at a time (the shape of the
  * end-to-end run) and a no-op worker at concurrency 50, in this process. A warm-up run first, as the
- * end-to-end run has one, so both are measured with warm code.
+ * end-to-end runs have one, so all are measured with warm code.
  */
 async function rawBullmq(redisUrl: string, jobs: number, warmup: number, concurrency: number, cpu: CpuMeter) {
   const name = `troupe-bench-raw-${process.pid}`;
@@ -80,82 +117,129 @@ async function rawBullmq(redisUrl: string, jobs: number, warmup: number, concurr
   return { jobs, seconds: round(seconds), jobs_per_sec: Math.round(jobs / seconds), cpu_ms_per_job: cpuMsPerJob };
 }
 
-const round = (n: number, digits = 3) => Number(n.toFixed(digits));
-
-export async function runRuntimeBench({ redisUrl, logger, messages = 10_000, concurrency = 32, warmup = 1_000, profileDir }: RuntimeBenchOptions) {
+export async function runRuntimeBench({
+  redisUrl,
+  logger,
+  messages = 10_000,
+  concurrency = 32,
+  actors = 16,
+  rounds = 3,
+  warmup = 1_000,
+  latencyMessages = 1_000,
+  profileDir,
+  traceHops = false,
+}: RuntimeBenchOptions) {
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const [mongoPort, httpPort] = [await freePort(), await freePort()];
+  const [mongoPort, httpPort, peerPort] = [await freePort(), await freePort(), await freePort()];
+  const prefix = benchPrefix('runtime');
   const mongoUri = `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`;
-  const env = { REDIS_URL: redisUrl, MONGODB_URI: mongoUri, MONGODB_DB: `bench_${process.pid}`, PORT: String(httpPort), HOST: '127.0.0.1', KIND_LIMITS: `echo:rate=100000000/60,concurrent=100000` };
+  const dbName = `bench_${process.pid}`;
+  const env = {
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: prefix,
+    MONGODB_URI: mongoUri,
+    MONGODB_DB: dbName,
+    PORT: String(httpPort),
+    HOST: '127.0.0.1',
+    KIND_LIMITS: `echo:rate=100000000/60,concurrent=100000`,
+    TRACE_HOPS: String(traceHops),
+  };
   const processes: ChildProcess[] = [];
+  let peer: Awaited<ReturnType<typeof startNaivePeer>> | undefined;
   try {
     const mongo = troupe(['mongo', '--port', String(mongoPort)], env, { nodeArgs });
     processes.push(mongo.child);
     await mongo.waitFor('listening');
     const key = await createBenchUser(env);
-    // Request logs off during the run (warn level): the figure is about the pipeline, not log I/O.
+    // Request logs off during the run (warn level): the figure is about the pipeline, not log I/O. Hop
+    // traces are info lines, so a traced gateway logs at info, request lines included: a traced run's
+    // latency is the slower for it, though where its time goes is still told right.
     // Every kind gets a worker (readiness needs one per kind); only echo receives messages.
     const worker = troupe(['worker'], env, { logLevel: 'warn', nodeArgs });
     processes.push(worker.child);
-    const gateway = troupe(['gateway'], env, { logLevel: 'warn', nodeArgs });
+    const gateway = troupe(['gateway'], env, { logLevel: traceHops ? 'info' : 'warn', nodeArgs });
     processes.push(gateway.child);
     const base = `http://127.0.0.1:${httpPort}`;
     await waitUntilReady(`${base}/readyz`, [worker, gateway]);
-    logger.info({ messages, concurrency }, 'end-to-end run');
+    peer = await startNaivePeer({ redisUrl, mongoUri, dbName, port: peerPort, queueName: `${prefix}-naive-peer` });
 
-    const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
-    const body = JSON.stringify({ type: 'say', payload: { text: 'hello troupe bench' } });
-    const runLoad = async (total: number, tag: string) => {
-      const latencies: number[] = [];
-      let next = 0;
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: concurrency }, async (_, loop) => {
-          const url = new URL(`${base}/actors/echo/bench-${tag}-${loop}/messages`);
-          while (next < total) {
-            next += 1;
-            latencies.push(await requestReply(agent, url, key, body));
-          }
-        }),
-      );
-      return { latencies, seconds: (performance.now() - started) / 1000 };
-    };
-    await runLoad(warmup, `warm${process.pid}`);
     const redisPid = localRedisPid(Number(new URL(redisUrl).port || 6379));
-    const cpu = new CpuMeter({ gateway: gateway.child.pid, worker: worker.child.pid, mongo: mongo.child.pid, redis: redisPid, load_generator: process.pid });
-    cpu.begin();
-    const { latencies, seconds } = await runLoad(messages, `run${process.pid}`);
-    const cpuMsPerMessage = cpu.perUnit(messages);
-    agent.destroy();
-    latencies.sort((a, b) => a - b);
-    const e2e = {
-      messages,
-      concurrency,
-      seconds: round(seconds),
-      msgs_per_sec: Math.round(messages / seconds),
-      p50_ms: round(percentile(latencies, 50), 1),
-      p99_ms: round(percentile(latencies, 99), 1),
-      max_ms: round(latencies[latencies.length - 1], 1),
-      cpu_ms_per_msg: cpuMsPerMessage,
+    const shapes = {
+      troupe: { base, key, concurrency, actors, tag: `troupe-${process.pid}` },
+      peer: { base: peer.base, key, concurrency, actors, tag: `peer-${process.pid}` },
     };
+    const cpus = {
+      troupe: new CpuMeter({ gateway: gateway.child.pid, worker: worker.child.pid, mongo: mongo.child.pid, redis: redisPid, load_generator: process.pid }),
+      peer: new CpuMeter({ gateway: peer.gatewayPid, worker: peer.workerPid, mongo: mongo.child.pid, redis: redisPid, load_generator: process.pid }),
+    };
+    logger.info({ warmup }, 'warming up troupe and the naive peer');
+    await runLoad(shapes.troupe, warmup);
+    await runLoad(shapes.peer, warmup);
+
+    logger.info({ messages: latencyMessages }, 'sequential latency (one client, one actor)');
+    const traceFrom = gateway.output().length;
+    const latency = await sequentialLatency({ base, key }, latencyMessages, Math.min(200, latencyMessages), `latency-${process.pid}`);
+    const hops = traceHops ? hopPercentiles(gateway.output().slice(traceFrom)) : undefined;
+    const peerLatency = await sequentialLatency({ base: peer.base, key }, latencyMessages, Math.min(200, latencyMessages), `peer-latency-${process.pid}`);
+
+    const troupeRounds: RoundResult[] = [];
+    const peerRounds: RoundResult[] = [];
+    for (let r = 1; r <= rounds; r++) {
+      logger.info({ round: r, of: rounds, messages, concurrency, actors }, 'troupe round');
+      troupeRounds.push(await timedRound(shapes.troupe, messages, cpus.troupe));
+      logger.info({ round: r, of: rounds }, 'naive peer round');
+      const violationsBefore = await peer.orderingViolations();
+      const peerRound = await timedRound(shapes.peer, messages, cpus.peer);
+      peerRounds.push({ ...peerRound, ordering_violations: (await peer.orderingViolations()) - violationsBefore });
+    }
+    const troupeMedian = medians(troupeRounds);
+    const peerMedian = medians(peerRounds);
+    const ratio = round(troupeMedian.msgs_per_sec / peerMedian.msgs_per_sec, 2);
+
     logger.info({ jobs: messages }, 'raw BullMQ run');
     const raw = await rawBullmq(redisUrl, messages, warmup, concurrency, new CpuMeter({ redis: redisPid, bullmq_process: process.pid }));
-    const ratio = round(e2e.msgs_per_sec / raw.jobs_per_sec);
     return {
       node: process.version,
-      path: 'HTTP POST (Accept: text/event-stream) → gateway → mailbox (Redis Stream) → drain (a BullMQ job, or the actor\'s lingering drain woken over pub/sub) → echo actor turn (MongoDB group commit) → reply stream + pub/sub → SSE',
-      processes: { gateways: 1, workers: 1, mongo: 'troupe mongo (embedded, memory)' },
-      end_to_end: e2e,
-      raw_bullmq: { ...raw, producers: concurrency, worker_concurrency: 50 },
-      ratio_e2e_vs_raw: ratio,
-      acceptance: { e2e_at_least_40pct_of_raw_bullmq: ratio >= 0.4 },
+      load: { messages_per_round: messages, rounds, order: 'troupe, peer, troupe, peer, …', client_loops: concurrency, actors, in_flight_per_actor: concurrency / actors, answer: 'SSE' },
+      troupe: {
+        path: 'HTTP POST (Accept: text/event-stream) → gateway (API key, rate limit + concurrency lease) → mailbox (Redis Stream) → drain (a BullMQ job, or the actor\'s lingering drain woken over pub/sub) → echo actor turn → conditional MongoDB commit (fenced) → reply stream + pub/sub → SSE',
+        gives: ['per-actor order', 'fencing (one drain per actor)', 'at-most-once application (applied markers)', 'resumable replies (Last-Event-ID)', 'per-user rate and concurrency limits'],
+        processes: { gateways: 1, workers: 1, mongo: 'troupe mongo (embedded, memory)' },
+        rounds: troupeRounds,
+        median: troupeMedian,
+      },
+      naive_peer: {
+        path: 'HTTP POST → Koa (API key with a cache) → queue.add + job.waitUntilFinished(queueEvents) → BullMQ worker (concurrency 50): findOneAndUpdate $inc upsert → one-event SSE',
+        gives: ['no per-actor order (concurrent messages to one actor may run out of order)', 'no fencing', 'no resumable replies', 'no limits'],
+        processes: { gateways: 1, workers: 1, mongo: 'the same troupe mongo' },
+        rounds: peerRounds,
+        median: peerMedian,
+        ordering_violations: peerRounds.reduce((sum, r) => sum + (r.ordering_violations ?? 0), 0),
+      },
+      troupe_vs_peer: { msgs_per_sec_ratio: ratio, p99_ms: { troupe: troupeMedian.p99_ms, peer: peerMedian.p99_ms } },
+      latency: { ...latency, ...(hops ? { hops_ms: hops } : {}), naive_peer: { json: peerLatency.json, sse: peerLatency.sse } },
+      raw_bullmq: {
+        ...raw,
+        producers: concurrency,
+        worker_concurrency: 50,
+        note: 'a no-op job loop in one process: no HTTP, no MongoDB, no reply; a reference line, not a target',
+        ratio_troupe_vs_raw: round(troupeMedian.msgs_per_sec / raw.jobs_per_sec),
+      },
+      acceptance: {
+        troupe_msgs_per_sec_at_least_peer: ratio >= PEER_THROUGHPUT_RATIO_TARGET,
+        troupe_p99_at_most_peer: troupeMedian.p99_ms <= peerMedian.p99_ms,
+        sequential_json_latency_within_targets: latency.json_meets_targets,
+        sequential_sse_latency_within_targets: latency.sse_meets_targets,
+      },
     };
   } finally {
+    await peer?.stop().catch((err: unknown) => logger.warn({ err }, 'stopping the naive peer failed'));
     for (const p of processes.reverse()) {
       if (p.exitCode === null) {
         p.kill('SIGTERM');
         await once(p, 'exit');
       }
     }
+    await deleteBenchKeys(redisUrl, prefix).catch(() => undefined);
   }
 }
