@@ -13,9 +13,16 @@ export class RedisNames {
   mailbox(ref: ActorRef) {
     return `${this.prefix}:mailbox:${ref.kind}:${ref.id}`;
   }
-  /** Pattern matching every mailbox of a kind (orphan recovery). */
+  /** Pattern matching every mailbox of a kind (the one-off sweep a worker makes when it starts). */
   mailboxPattern(kind: string) {
     return `${this.prefix}:mailbox:${kind}:*`;
+  }
+  /**
+   * Actors of a kind whose mailbox was given a drain job and is not known to be empty since (sorted set:
+   * actor id -> when). Orphan recovery reads this instead of scanning every key in Redis.
+   */
+  awaitingDrain(kind: string) {
+    return `${this.prefix}:awaiting-drain:${kind}`;
   }
   /**
    * Present while a drain of the actor runs or lingers: the pub/sub channel of its worker. A post that

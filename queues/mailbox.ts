@@ -57,21 +57,38 @@ const NEXT = `${READ_NEXT_LUA}
 if ARGV[3] ~= '' then redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[4]) end
 return read_next(KEYS[1], ARGV[1], ARGV[2])`;
 
-/** KEYS: mailbox, drainer key; ARGV: count, applied-key prefix. The entries, or none and the drain gone. */
+/**
+ * KEYS: mailbox, drainer key, awaiting-drain set; ARGV: count, applied-key prefix, actor id. The entries,
+ * or none and the drain gone (the empty mailbox removed, and with it the actor from the awaiting set).
+ */
 const LEAVE = `${READ_NEXT_LUA}
 local entries = read_next(KEYS[1], ARGV[1], ARGV[2])
 if #entries > 0 then return entries end
 redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('ZREM', KEYS[3], ARGV[3])
 return {}`;
 
-/** KEYS: mailbox, drainer key. A drain that stops early: no longer wakeable; the messages left. */
+/** KEYS: mailbox, drainer key, awaiting-drain set; ARGV: actor id. A drain that stops early: no longer wakeable; the messages left. */
 const ABANDON = `
 redis.call('DEL', KEYS[2])
 local left = redis.call('XLEN', KEYS[1])
-if left == 0 then redis.call('DEL', KEYS[1]) end
+if left == 0 then
+  redis.call('DEL', KEYS[1])
+  redis.call('ZREM', KEYS[3], ARGV[1])
+end
 return left`;
 
-/** KEYS: mailbox, drainer key; ARGV: message id, envelope JSON, actor key. {entry id, 1 if a drain job is needed}. */
+/** KEYS: mailbox, awaiting-drain set; ARGV: actor id. 1 when the mailbox is empty and the actor was forgotten. */
+const FORGET_IF_EMPTY = `
+if redis.call('XLEN', KEYS[1]) > 0 then return 0 end
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 1`;
+
+/**
+ * KEYS: mailbox, drainer key, awaiting-drain set; ARGV: message id, envelope JSON, actor key, actor id,
+ * now (ms). {entry id, 1 if a drain job is needed}. An actor that needs a job is noted as awaiting a
+ * drain in the same step, so a poster that dies before adding the job leaves a mailbox recovery finds.
+ */
 const POST = `
 local id = redis.call('XADD', KEYS[1], '*', 'id', ARGV[1], 'env', ARGV[2])
 local wake = redis.call('GET', KEYS[2])
@@ -79,6 +96,7 @@ if wake then
   redis.call('PUBLISH', wake, ARGV[3])
   return {id, 0}
 end
+redis.call('ZADD', KEYS[3], 'NX', ARGV[5], ARGV[4])
 return {id, 1}`;
 
 /**
@@ -104,9 +122,10 @@ type RawEntry = [string, string | null, string | null, number];
 interface MailboxCommands {
   troupeMailboxNext(mailbox: string, drainer: string, count: string, appliedPrefix: string, wake: string, ttlMs: string): Promise<RawEntry[]>;
   troupeMailboxFinish(...keysAndArgs: string[]): Promise<RawEntry[]>;
-  troupeMailboxLeave(mailbox: string, drainer: string, count: string, appliedPrefix: string): Promise<RawEntry[]>;
-  troupeMailboxAbandon(mailbox: string, drainer: string): Promise<number>;
-  troupeMailboxPost(mailbox: string, drainer: string, messageId: string, env: string, actorKey: string): Promise<[string, number]>;
+  troupeMailboxLeave(mailbox: string, drainer: string, awaiting: string, count: string, appliedPrefix: string, actorId: string): Promise<RawEntry[]>;
+  troupeMailboxAbandon(mailbox: string, drainer: string, awaiting: string, actorId: string): Promise<number>;
+  troupeMailboxForgetIfEmpty(mailbox: string, awaiting: string, actorId: string): Promise<number>;
+  troupeMailboxPost(mailbox: string, drainer: string, awaiting: string, messageId: string, env: string, actorKey: string, actorId: string, now: string): Promise<[string, number]>;
 }
 
 /** A drain that can be woken while it runs or lingers: its worker's wake channel and how long its drainer key lives. */
@@ -145,9 +164,10 @@ export class Mailboxes {
     defineReplyCommands(redis);
     redis.defineCommand('troupeMailboxNext', { numberOfKeys: 2, lua: NEXT });
     redis.defineCommand('troupeMailboxFinish', { numberOfKeys: 6, lua: FINISH });
-    redis.defineCommand('troupeMailboxLeave', { numberOfKeys: 2, lua: LEAVE });
-    redis.defineCommand('troupeMailboxAbandon', { numberOfKeys: 2, lua: ABANDON });
-    redis.defineCommand('troupeMailboxPost', { numberOfKeys: 2, lua: POST });
+    redis.defineCommand('troupeMailboxLeave', { numberOfKeys: 3, lua: LEAVE });
+    redis.defineCommand('troupeMailboxAbandon', { numberOfKeys: 3, lua: ABANDON });
+    redis.defineCommand('troupeMailboxPost', { numberOfKeys: 3, lua: POST });
+    redis.defineCommand('troupeMailboxForgetIfEmpty', { numberOfKeys: 2, lua: FORGET_IF_EMPTY });
     this.commands = redis as Redis & MailboxCommands;
   }
 
@@ -160,7 +180,16 @@ export class Mailboxes {
   /** Appends the message; wakes the actor's running drain, or adds a drain job when there is none. */
   async post(env: Envelope): Promise<{ entryId: string; drainJobAdded: boolean }> {
     const { actor } = env;
-    const [entryId, needsJob] = await this.commands.troupeMailboxPost(this.names.mailbox(actor), this.names.drainer(actor), env.messageId, JSON.stringify(env), refKey(actor));
+    const [entryId, needsJob] = await this.commands.troupeMailboxPost(
+      this.names.mailbox(actor),
+      this.names.drainer(actor),
+      this.names.awaitingDrain(actor.kind),
+      env.messageId,
+      JSON.stringify(env),
+      refKey(actor),
+      actor.id,
+      String(Date.now()),
+    );
     if (needsJob === 1) await this.requestDrain(actor);
     return { entryId, drainJobAdded: needsJob === 1 };
   }
@@ -183,12 +212,27 @@ export class Mailboxes {
 
   /** Ends a drain if the mailbox is empty (removing it and the drainer key); else returns what is left to do. */
   async leave(actor: ActorRef, count: number): Promise<MailboxEntry[]> {
-    return toEntries(await this.commands.troupeMailboxLeave(this.names.mailbox(actor), this.names.drainer(actor), String(count), this.names.applied('')));
+    return toEntries(
+      await this.commands.troupeMailboxLeave(this.names.mailbox(actor), this.names.drainer(actor), this.names.awaitingDrain(actor.kind), String(count), this.names.applied(''), actor.id),
+    );
   }
 
   /** A drain stopping early: posts add drain jobs again. Returns how many messages are left. */
   abandon(actor: ActorRef): Promise<number> {
-    return this.commands.troupeMailboxAbandon(this.names.mailbox(actor), this.names.drainer(actor));
+    return this.commands.troupeMailboxAbandon(this.names.mailbox(actor), this.names.drainer(actor), this.names.awaitingDrain(actor.kind), actor.id);
+  }
+
+  /**
+   * Actors of `kind` noted as awaiting a drain since before `before` (ms), a page at a time (oldest
+   * first): orphan recovery's candidates.
+   */
+  awaitingDrainSince(kind: string, before: number, offset: number, count: number): Promise<string[]> {
+    return this.redis.zrangebyscore(this.names.awaitingDrain(kind), '-inf', before, 'LIMIT', offset, count);
+  }
+
+  /** Forgets an actor noted as awaiting a drain if its mailbox is empty; true if it was (atomic with a post). */
+  async forgetIfEmpty(actor: ActorRef): Promise<boolean> {
+    return (await this.commands.troupeMailboxForgetIfEmpty(this.names.mailbox(actor), this.names.awaitingDrain(actor.kind), actor.id)) === 1;
   }
 
   /** Everything that follows a commit, in one script; returns the next entries when `next` > 0. */

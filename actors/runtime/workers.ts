@@ -194,9 +194,10 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     await Promise.all(kinds.map((k) => redis.hset(names.workers(k.kind), id, String(now))));
     // Workers that died without saying goodbye (kill -9) are forgotten after a while.
     await Promise.all(kinds.map((k) => forgetDeadWorkers(redis, names.workers(k.kind), now)));
-    await recoverOrphanMailboxes(redis, mailboxes, kinds, names);
+    await recoverOrphanMailboxes(mailboxes, kinds, now);
   };
   await heartbeat();
+  await sweepMailboxes(redis, mailboxes, kinds, names);
   const timer = setInterval(() => heartbeat().catch((err) => logger.warn({ err }, 'worker heartbeat failed')), settings.HEARTBEAT_MS);
   timer.unref();
   logger.info({ workerId: id, kinds: kinds.map((k) => k.kind) }, 'workers started');
@@ -292,18 +293,45 @@ async function runService(kind: ServiceKind, job: Job, { effects, redis, logger,
   await effects.perform(after);
 }
 
-/** A post that died between appending to the mailbox and adding the drain job leaves an orphan; drain it. */
-async function recoverOrphanMailboxes(redis: Redis, mailboxes: Mailboxes, kinds: AnyKind[], names: RedisNames) {
+/** Actors noted as awaiting a drain are read this many at a time. */
+const RECOVERY_PAGE = 500;
+
+/**
+ * A post that died between appending to the mailbox and adding the drain job leaves an orphan; drain it.
+ * Candidates are the actors noted as awaiting a drain for a heartbeat or more (the set holds only
+ * mailboxes that may still have messages, so this costs what is pending, not what Redis holds).
+ */
+async function recoverOrphanMailboxes(mailboxes: Mailboxes, kinds: AnyKind[], now: number) {
+  for (const kind of kinds) {
+    if (!kind.stateful) continue;
+    let offset = 0;
+    for (;;) {
+      const ids = await mailboxes.awaitingDrainSince(kind.kind, now - settings.HEARTBEAT_MS, offset, RECOVERY_PAGE);
+      for (const id of ids) {
+        const actor = { kind: kind.kind, id };
+        if (await mailboxes.forgetIfEmpty(actor)) continue;
+        offset += 1;
+        await mailboxes.requestDrain(actor);
+      }
+      if (ids.length < RECOVERY_PAGE) break;
+    }
+  }
+}
+
+/**
+ * Once, when a worker starts: mailboxes left by a version of troupe that did not note actors awaiting a
+ * drain, or by a Redis restored from elsewhere. A full key scan, which is why it is not a heartbeat's.
+ */
+async function sweepMailboxes(redis: Redis, mailboxes: Mailboxes, kinds: AnyKind[], names: RedisNames) {
   for (const kind of kinds) {
     if (!kind.stateful) continue;
     let cursor = '0';
     do {
-      const [next, found] = await redis.scan(cursor, 'MATCH', names.mailboxPattern(kind.kind), 'COUNT', 500);
+      const [next, found] = await redis.scan(cursor, 'MATCH', names.mailboxPattern(kind.kind), 'COUNT', 1000);
       cursor = next;
       for (const key of found) {
         if ((await redis.xlen(key)) === 0) continue;
-        const id = key.slice(names.mailboxPattern(kind.kind).length - 1);
-        await mailboxes.requestDrain({ kind: kind.kind, id });
+        await mailboxes.requestDrain({ kind: kind.kind, id: key.slice(names.mailboxPattern(kind.kind).length - 1) });
       }
     } while (cursor !== '0');
   }
