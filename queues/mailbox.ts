@@ -85,11 +85,14 @@ redis.call('ZREM', KEYS[2], ARGV[1])
 return 1`;
 
 /**
- * KEYS: mailbox, drainer key, awaiting-drain set; ARGV: message id, envelope JSON, actor key, actor id,
- * now (ms). {entry id, 1 if a drain job is needed}. An actor that needs a job is noted as awaiting a
- * drain in the same step, so a poster that dies before adding the job leaves a mailbox recovery finds.
+ * KEYS: mailbox, drainer key, awaiting-drain set, reply-owner key; ARGV: message id, envelope JSON, actor
+ * key, actor id, now (ms), reply owner ('' none), reply-owner ttl (s). {entry id, 1 if a drain job is
+ * needed}. The reply's owner is recorded first, so whoever may read the reply stream is known before it
+ * has an entry. An actor that needs a job is noted as awaiting a drain in the same step, so a poster that
+ * dies before adding the job leaves a mailbox recovery finds.
  */
 const POST = `
+if ARGV[6] ~= '' then redis.call('SET', KEYS[4], ARGV[6], 'EX', ARGV[7]) end
 local id = redis.call('XADD', KEYS[1], '*', 'id', ARGV[1], 'env', ARGV[2])
 local wake = redis.call('GET', KEYS[2])
 if wake then
@@ -125,7 +128,19 @@ interface MailboxCommands {
   troupeMailboxLeave(mailbox: string, drainer: string, awaiting: string, count: string, appliedPrefix: string, actorId: string): Promise<RawEntry[]>;
   troupeMailboxAbandon(mailbox: string, drainer: string, awaiting: string, actorId: string): Promise<number>;
   troupeMailboxForgetIfEmpty(mailbox: string, awaiting: string, actorId: string): Promise<number>;
-  troupeMailboxPost(mailbox: string, drainer: string, awaiting: string, messageId: string, env: string, actorKey: string, actorId: string, now: string): Promise<[string, number]>;
+  troupeMailboxPost(
+    mailbox: string,
+    drainer: string,
+    awaiting: string,
+    replyOwner: string,
+    messageId: string,
+    env: string,
+    actorKey: string,
+    actorId: string,
+    now: string,
+    owner: string,
+    ownerTtl: string,
+  ): Promise<[string, number]>;
 }
 
 /** A drain that can be woken while it runs or lingers: its worker's wake channel and how long its drainer key lives. */
@@ -166,7 +181,7 @@ export class Mailboxes {
     redis.defineCommand('troupeMailboxFinish', { numberOfKeys: 6, lua: FINISH });
     redis.defineCommand('troupeMailboxLeave', { numberOfKeys: 3, lua: LEAVE });
     redis.defineCommand('troupeMailboxAbandon', { numberOfKeys: 3, lua: ABANDON });
-    redis.defineCommand('troupeMailboxPost', { numberOfKeys: 3, lua: POST });
+    redis.defineCommand('troupeMailboxPost', { numberOfKeys: 4, lua: POST });
     redis.defineCommand('troupeMailboxForgetIfEmpty', { numberOfKeys: 2, lua: FORGET_IF_EMPTY });
     this.commands = redis as Redis & MailboxCommands;
   }
@@ -177,18 +192,24 @@ export class Mailboxes {
     return q;
   }
 
-  /** Appends the message; wakes the actor's running drain, or adds a drain job when there is none. */
-  async post(env: Envelope): Promise<{ entryId: string; drainJobAdded: boolean }> {
+  /**
+   * Appends the message; wakes the actor's running drain, or adds a drain job when there is none.
+   * `replyOwner`: who may read the message's reply stream, recorded in the same step.
+   */
+  async post(env: Envelope, replyOwner?: { ownerId: string; ttlSeconds: number }): Promise<{ entryId: string; drainJobAdded: boolean }> {
     const { actor } = env;
     const [entryId, needsJob] = await this.commands.troupeMailboxPost(
       this.names.mailbox(actor),
       this.names.drainer(actor),
       this.names.awaitingDrain(actor.kind),
+      this.names.replyOwner(env.messageId),
       env.messageId,
       JSON.stringify(env),
       refKey(actor),
       actor.id,
       String(Date.now()),
+      replyOwner?.ownerId ?? '',
+      String(replyOwner?.ttlSeconds ?? 0),
     );
     if (needsJob === 1) await this.requestDrain(actor);
     return { entryId, drainJobAdded: needsJob === 1 };

@@ -161,8 +161,12 @@ export class ReplyReader {
   }
 }
 
+/** Orders two stream entry ids (`ms-seq`; a bare `ms` reads as `ms-0`). Called for every event a follower hears: no allocations. */
 export function compareIds(a: string, b: string): number {
-  const [am, as] = a.split('-').map(Number);
-  const [bm, bs] = b.split('-').map(Number);
-  return am - bm || (as ?? 0) - (bs ?? 0);
+  const ad = a.indexOf('-');
+  const bd = b.indexOf('-');
+  const am = Number(ad < 0 ? a : a.slice(0, ad));
+  const bm = Number(bd < 0 ? b : b.slice(0, bd));
+  if (am !== bm) return am - bm;
+  return (ad < 0 ? 0 : Number(a.slice(ad + 1))) - (bd < 0 ? 0 : Number(b.slice(bd + 1)));
 }

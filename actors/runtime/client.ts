@@ -221,10 +221,13 @@ export class ActorClient {
       batchId: input.batchId,
       trace: input.trace && [...input.trace, hop('posting')],
     });
-    // Same connection, same tick: the owner record and the mailbox append leave in one write, in order.
-    const owner = this.redis.set(this.names.replyOwner(messageId), input.ownerId, 'EX', REPLY_STREAM_TTL_SECONDS);
-    if (kind.stateful) await Promise.all([owner, this.mailboxes.post(env)]);
-    else await Promise.all([owner, this.serviceQueue(kind.kind).add(env.type, env, { jobId: messageId, removeOnComplete: true, removeOnFail: 1000 })]);
+    const replyOwner = { ownerId: input.ownerId, ttlSeconds: REPLY_STREAM_TTL_SECONDS };
+    if (kind.stateful) await this.mailboxes.post(env, replyOwner);
+    else {
+      // Same connection, same tick: the owner record and the job leave in one write, in order.
+      const owner = this.redis.set(this.names.replyOwner(messageId), input.ownerId, 'EX', REPLY_STREAM_TTL_SECONDS);
+      await Promise.all([owner, this.serviceQueue(kind.kind).add(env.type, env, { jobId: messageId, removeOnComplete: true, removeOnFail: 1000 })]);
+    }
     if (notify) this.rememberNotified(env.replyStream!);
     return { messageId, replyStream: env.replyStream!, duplicate: false };
   }
