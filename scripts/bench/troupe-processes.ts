@@ -136,6 +136,8 @@ export interface BenchTroupe {
   mongo: { uri: string; dbName: string };
   /** An MCP SDK client connected to /mcp over streamable HTTP with the bench user's key. */
   mcp: Client;
+  /** What the gateway has logged so far (its hop traces, with `traceHops`). */
+  gatewayOutput(): string;
   stop(): Promise<void>;
 }
 
@@ -151,6 +153,8 @@ export async function startBenchTroupe(options: {
   env?: Record<string, string>;
   /** Node flags for the worker, gateway and mongo processes (e.g. a CPU profiler). */
   nodeArgs?: string[];
+  /** Run the gateway with TRACE_HOPS (logging at info, so its hop lines are in `gatewayOutput`). */
+  traceHops?: boolean;
 }): Promise<BenchTroupe> {
   const [mongoPort, httpPort] = [await freePort(), await freePort()];
   const env = {
@@ -165,6 +169,7 @@ export async function startBenchTroupe(options: {
   };
   const processes: ChildProcess[] = [];
   let mcp: Client | undefined;
+  let gatewayOutput = () => '';
   const stop = async () => {
     await mcp?.close().catch(() => undefined);
     for (const p of processes) {
@@ -186,13 +191,14 @@ export async function startBenchTroupe(options: {
     }
     const key = await createBenchUser(env);
     const worker = troupe(['worker'], env, { logLevel: 'warn', nodeArgs: options.nodeArgs });
-    const gateway = troupe(['gateway'], env, { logLevel: 'warn', nodeArgs: options.nodeArgs });
+    const gateway = troupe(['gateway'], options.traceHops ? { ...env, TRACE_HOPS: 'true' } : env, { logLevel: options.traceHops ? 'info' : 'warn', nodeArgs: options.nodeArgs });
+    gatewayOutput = gateway.output;
     processes.push(worker.child, gateway.child);
     const base = `http://127.0.0.1:${httpPort}`;
     await waitUntilReady(`${base}/readyz`, [worker, gateway]);
     mcp = new Client({ name: `troupe-bench-${options.name}`, version: '1.0.0' });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
-    return { base, key, mongo: { uri: env.MONGODB_URI, dbName: env.MONGODB_DB }, mcp, stop };
+    return { base, key, mongo: { uri: env.MONGODB_URI, dbName: env.MONGODB_DB }, mcp, gatewayOutput: () => gatewayOutput(), stop };
   } catch (e) {
     await stop();
     throw e;
