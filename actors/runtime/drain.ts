@@ -146,8 +146,9 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
     if (entries.length === 0) {
       // Empty as far as this drain knows. Request/reply clients send their next message right after
       // the answer: wait a moment for it (a post wakes us) rather than leave and need a new job.
-      if (wakeable && linger!.ms > 0 && !stop() && linger!.allowed()) {
-        await linger!.wakeups.wait(_id, linger!.ms, deps.stopping);
+      // Not woken: nothing was posted meanwhile that saw this drain, and leaving reads the mailbox in
+      // the same step, so a message that did not wake it is still found.
+      if (wakeable && linger!.ms > 0 && !stop() && linger!.allowed() && (await linger!.wakeups.wait(_id, linger!.ms, deps.stopping))) {
         entries = await mailboxes.next(ref, batchSize, wakeable);
         if (entries.length > 0) continue;
       }
@@ -162,6 +163,8 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
     let env: Envelope | undefined;
     let final: StoredEvent[] = [];
     let firstTime = false;
+    /** Partial events of this turn still to write: they go out in front of the reply. */
+    let tail: StoredEvent[] = [];
     if (!parsed.success) {
       logger.warn({ actor: ref, entryId: entry.entryId, issues: parsed.error.issues }, 'malformed envelope in mailbox; skipped');
     } else {
@@ -213,6 +216,9 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
         outbox.unshift({ kind: 'applied', messageId: env.messageId, events: final });
       }
       // Partial events are out before the reply (a client handles them first, e.g. as MCP progress).
+      // Those the turn emitted in its last moment are not written yet: they go out with the reply, in
+      // front of it (a write fewer); the earlier ones are awaited first, so the order holds.
+      if (env.replyStream && final.length) tail = effects.takeUnwritten(env.replyStream);
       await effects.flushEmits();
       if (env.replyStream && final.length) outbox.unshift({ kind: 'publish', stream: env.replyStream, events: final, notify: env.notify });
       if (env.lease) outbox.push({ kind: 'release', lease: env.lease });
@@ -254,7 +260,7 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
     const finishing = mailboxes.finish({
       actor: ref,
       entryId: entry.entryId,
-      reply: publishReply && { stream: publishReply.stream, events: publishReply.events, notify: publishReply.notify },
+      reply: publishReply && { stream: publishReply.stream, events: tail.length ? [...tail, ...publishReply.events] : publishReply.events, notify: publishReply.notify },
       applied: applied && { messageId: applied.messageId, events: applied.events, ttlSeconds: APPLIED_TTL_SECONDS },
       lease: release?.lease,
       outboxDone: others.length === 0 && outbox.length > 0 ? { ttlSeconds: OUTBOX_MARK_TTL_SECONDS } : false,

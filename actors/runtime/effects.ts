@@ -46,6 +46,17 @@ export class Effects {
     return this.flushing;
   }
 
+  /**
+   * The partial events emitted to `stream` and not yet handed to Redis, taken out of the queue: the
+   * caller writes them itself (the drain, in front of the reply). Those already on their way are not.
+   */
+  takeUnwritten(stream: string): Array<{ e: string; d: unknown }> {
+    const list = this.pending.get(stream);
+    if (!list) return [];
+    this.pending.delete(stream);
+    return list.events;
+  }
+
   /** Resolves once every event emitted so far is written. */
   flushEmits(): Promise<unknown> {
     return this.pending.size ? this.flushPending() : this.flushing;
