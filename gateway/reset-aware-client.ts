@@ -19,7 +19,7 @@ import { brokerResetEvent } from './broker-reset.js';
 /** A message whose reply is followed right after it is posted (the route posts, then follows). */
 const JUST_POSTED_MS = 5_000;
 /** Streams posted but never followed are forgotten after this. */
-const POSTED_KEPT_MS = 60_000;
+export const POSTED_KEPT_MS = 60_000;
 /** How long fencing may hold the answers back when MongoDB is slow. */
 const FENCE_TIMEOUT_MS = 2_000;
 

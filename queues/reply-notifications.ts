@@ -17,8 +17,8 @@ import { isRedisOutage } from './redis-outage.js';
 /** A follower that has heard nothing for this long reads the stream itself. */
 export const POLL_MS = 1_000;
 /** Notifications nobody followed (yet) are kept this long. */
-const UNCLAIMED_MS = 30_000;
-const UNCLAIMED_MAX = 10_000;
+export const UNCLAIMED_MS = 30_000;
+export const UNCLAIMED_MAX = 10_000;
 
 interface Follower {
   /** Id of the newest event handed to this follower's buffer. */

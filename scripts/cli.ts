@@ -348,7 +348,7 @@ bench
           const { runRuntimeGrowthBench } = await import('./bench/runtime-growth.js');
           const result = await runRuntimeGrowthBench({ redisUrl, logger, messages: options.messages, warmup: options.warmup, concurrency: options.concurrency });
           process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-          return Object.values(result.acceptance).every(Boolean) ? 0 : 1;
+          return Object.values(result.acceptance).every((v) => v !== false) ? 0 : 1;
         }
         const { runRuntimeBench } = await import('./bench/runtime.js');
         const result = await runRuntimeBench({
@@ -364,7 +364,7 @@ bench
           profileDir: options.profile,
         });
         process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-        return Object.values(result.acceptance).every(Boolean) ? 0 : 1;
+        return Object.values(result.acceptance).every((v) => v !== false) ? 0 : 1;
       })(),
   );
 
@@ -489,7 +489,7 @@ bench
       const logger = createLogger({ ...config.log, fd: 2 });
       const result = await runWebBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, ...options });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-      return Object.values(result.acceptance).every(Boolean) ? 0 : 1;
+      return Object.values(result.acceptance).every((v) => v !== false) ? 0 : 1;
     })(),
   );
 

@@ -64,8 +64,8 @@ export interface QueueStats {
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 const OWNER_CACHE_TTL_SECONDS = 24 * 60 * 60;
 /** A message's poster follows its reply right away; past this, a follower reads the stream instead. */
-const NOTIFIED_FOLLOW_WINDOW_MS = 60_000;
-const OWNERS_KEPT = 100_000;
+export const NOTIFIED_FOLLOW_WINDOW_MS = 60_000;
+export const OWNERS_KEPT = 100_000;
 
 export class ActorClient {
   private readonly kindsByName: Map<string, AnyKind>;
