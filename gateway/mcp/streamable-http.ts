@@ -26,7 +26,9 @@ export function jsonRpcError(code: number, message: string) {
 
 export async function handleStatelessPost(ctx: Context, user: McpUser, body: unknown, options: StreamableHttpOptions): Promise<void> {
   const server = options.servers.take();
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  // A plain JSON answer (one write, no event-stream framing) unless a request asked for progress: only
+  // progress notifications need the stream, this server sends nothing else before a result.
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksForProgress(body) });
   // Closing aborts tool calls still waiting on a reply stream, so their readers stop; the server then
   // waits for the next request.
   ctx.res.once('close', () => {
@@ -44,6 +46,12 @@ export async function handleStatelessPost(ctx: Context, user: McpUser, body: unk
       ctx.res.writeHead(500, { 'Content-Type': 'application/json' }).end(JSON.stringify(jsonRpcError(-32603, 'Internal server error')));
     }
   }
+}
+
+/** True when some JSON-RPC message of the body carries a progress token (`params._meta.progressToken`). */
+export function asksForProgress(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((m) => (m as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta?.progressToken !== undefined);
 }
 
 export function methodNotAllowed(ctx: Context): void {
