@@ -13,7 +13,7 @@ import { Redis } from 'ioredis';
 import mongoose from 'mongoose';
 import type { Logger } from '../../logging/logger.js';
 import { ACTORS_COLLECTION, violationsKey } from './naive-peer/contract.js';
-import { benchScript, type BenchProcess } from './troupe-processes.js';
+import { benchScript, deleteKeysMatching, type BenchProcess } from './troupe-processes.js';
 
 export interface NaivePeerOptions {
   redisUrl: string;
@@ -58,15 +58,6 @@ async function end(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-async function deleteKeys(redis: Redis, pattern: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-    if (keys.length) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-}
-
 async function dropActors(mongoUri: string, dbName: string): Promise<void> {
   const connection = await mongoose.createConnection(mongoUri, { dbName }).asPromise();
   try {
@@ -90,7 +81,7 @@ export async function startNaivePeer(options: NaivePeerOptions): Promise<NaivePe
     // The gateway first: no new jobs once the worker is on its way out.
     for (const p of [...processes].reverse()) await end(p.child);
     try {
-      await deleteKeys(redis, `bull:${queueName}:*`);
+      await deleteKeysMatching(redis, `bull:${queueName}:*`);
     } finally {
       redis.disconnect();
     }

@@ -101,18 +101,21 @@ export async function waitUntilReady(url: string, children: BenchProcess[]): Pro
  */
 export const benchPrefix = (name: string): string => `bench-${name}-${process.pid}-${randomBytes(3).toString('hex')}`;
 
+/** Deletes every key matching `pattern` (SCAN, a thousand at a time: the shared Redis stays responsive). */
+export async function deleteKeysMatching(redis: Redis, pattern: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    if (keys.length) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}
+
 /** Removes a bench run's keys and queues from the shared Redis once its processes are gone. */
 export async function deleteBenchKeys(redisUrl: string, prefix: string): Promise<void> {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
   try {
-    for (const pattern of [`${prefix}:*`, `bull:${prefix}-*`]) {
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-        if (keys.length) await redis.del(...keys);
-        cursor = next;
-      } while (cursor !== '0');
-    }
+    for (const pattern of [`${prefix}:*`, `bull:${prefix}-*`]) await deleteKeysMatching(redis, pattern);
   } finally {
     redis.disconnect();
   }

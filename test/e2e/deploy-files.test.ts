@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { constants } from 'node:fs';
 import { access, cp, mkdir, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import packageJson from '../../package.json' with { type: 'json' };
 import { loadConfig } from '../../scripts/config.js';
+import { findExecutable } from '../support/executables.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -25,20 +25,6 @@ function run(file: string, args: string[], timeoutMs: number): Promise<RunResult
   });
 }
 
-/** The first executable called `name` on PATH, or undefined. */
-async function onPath(name: string): Promise<string | undefined> {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    const candidate = join(dir, name);
-    try {
-      await access(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
 
 /** The JSON (exec form) argument of the last `INSTRUCTION [...]` line of a Dockerfile. */
 function execForm(dockerfile: string, instruction: string): unknown {
@@ -78,7 +64,7 @@ describe('deployment files (Dockerfile, docker-compose.yml)', function () {
   });
 
   it('docker-compose config accepts docker-compose.yml', async function () {
-    const dockerCompose = await onPath('docker-compose');
+    const dockerCompose = await findExecutable('docker-compose');
     if (dockerCompose === undefined) {
       this.test!.title += ' (skipped: no docker-compose binary on PATH)';
       this.skip();

@@ -12,12 +12,10 @@
  * half-way stops what it had started before rethrowing.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
 import net from 'node:net';
-import { delimiter, join } from 'node:path';
 import { Cluster, Redis, type ClusterOptions } from 'ioredis';
 import { pollUntil } from './async.js';
+import { findExecutable } from './executables.js';
 import { tempDir } from './troupe-mongo-process.js';
 
 export interface RedisClusterNodeAddress {
@@ -64,23 +62,10 @@ const BIND_ATTEMPTS = 5;
 const STOP_BOUND_MS = 5_000;
 const OUTPUT_LIMIT = 32 * 1024;
 
-/** An executable on PATH, else in /usr/bin (where Debian's redis-server package puts it). */
-async function findExecutable(name: string): Promise<string | undefined> {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter).filter((dir) => dir !== ''), '/usr/bin'];
-  for (const dir of dirs) {
-    const candidate = join(dir, name);
-    try {
-      await access(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not in this directory
-    }
-  }
-  return undefined;
-}
 
 async function redisBinaries(): Promise<{ server: string; cli: string }> {
-  const [server, cli] = await Promise.all([findExecutable('redis-server'), findExecutable('redis-cli')]);
+  // Debian's redis-server package puts both in /usr/bin.
+  const [server, cli] = await Promise.all([findExecutable('redis-server', ['/usr/bin']), findExecutable('redis-cli', ['/usr/bin'])]);
   const missing = [server === undefined ? 'redis-server' : undefined, cli === undefined ? 'redis-cli' : undefined].filter((name) => name !== undefined);
   if (server === undefined || cli === undefined) {
     throw new Error(
