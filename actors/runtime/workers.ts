@@ -65,6 +65,8 @@ export interface WorkerOptions {
   takeover?: TakeoverSettings;
   /** How long turns are retried while MongoDB is out of reach (STORE_OUTAGE_RETRY_SECONDS); default 30 s. */
   storeOutageRetryMs?: number;
+  /** How often the process announces itself and drains orphaned mailboxes; default HEARTBEAT_MS (5 s). */
+  heartbeatMs?: number;
 }
 
 export interface RunningWorkers {
@@ -189,16 +191,17 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   const watch =
     takeoverSettings.checkMs > 0 ? watchForLapsedWorkers({ registry: new LivenessRegistry(redis, names), takeover, workerId: id, checkMs: takeoverSettings.checkMs, logger }) : undefined;
 
+  const heartbeatMs = options.heartbeatMs ?? settings.HEARTBEAT_MS;
   const heartbeat = async () => {
     const now = Date.now();
     await Promise.all(kinds.map((k) => redis.hset(names.workers(k.kind), id, String(now))));
     // Workers that died without saying goodbye (kill -9) are forgotten after a while.
     await Promise.all(kinds.map((k) => forgetDeadWorkers(redis, names.workers(k.kind), now)));
-    await recoverOrphanMailboxes(mailboxes, kinds, now);
+    await recoverOrphanMailboxes(mailboxes, kinds, now - heartbeatMs);
   };
   await heartbeat();
   await sweepMailboxes(redis, mailboxes, kinds, names);
-  const timer = setInterval(() => heartbeat().catch((err) => logger.warn({ err }, 'worker heartbeat failed')), settings.HEARTBEAT_MS);
+  const timer = setInterval(() => heartbeat().catch((err) => logger.warn({ err }, 'worker heartbeat failed')), heartbeatMs);
   timer.unref();
   logger.info({ workerId: id, kinds: kinds.map((k) => k.kind) }, 'workers started');
 
@@ -298,15 +301,16 @@ const RECOVERY_PAGE = 500;
 
 /**
  * A post that died between appending to the mailbox and adding the drain job leaves an orphan; drain it.
- * Candidates are the actors noted as awaiting a drain for a heartbeat or more (the set holds only
- * mailboxes that may still have messages, so this costs what is pending, not what Redis holds).
+ * Candidates are the actors noted as awaiting a drain since before `before` (a heartbeat ago: a post
+ * that just noted one is adding its job right now). The set holds only mailboxes that may still have
+ * messages, so this costs what is pending, not what Redis holds.
  */
-async function recoverOrphanMailboxes(mailboxes: Mailboxes, kinds: AnyKind[], now: number) {
+async function recoverOrphanMailboxes(mailboxes: Mailboxes, kinds: AnyKind[], before: number) {
   for (const kind of kinds) {
     if (!kind.stateful) continue;
     let offset = 0;
     for (;;) {
-      const ids = await mailboxes.awaitingDrainSince(kind.kind, now - settings.HEARTBEAT_MS, offset, RECOVERY_PAGE);
+      const ids = await mailboxes.awaitingDrainSince(kind.kind, before, offset, RECOVERY_PAGE);
       for (const id of ids) {
         const actor = { kind: kind.kind, id };
         if (await mailboxes.forgetIfEmpty(actor)) continue;

@@ -7,12 +7,13 @@ import { startWorkers, type RunningWorkers } from '../../actors/runtime/workers.
 import { Mailboxes } from '../../queues/mailbox.js';
 import { RedisNames } from '../../queues/keys.js';
 import { envelope } from '../../queues/envelope.js';
-import { HEARTBEAT_MS } from '../../actors/runtime/settings.js';
 import { testKinds, type CounterState } from '../support/test-kinds.js';
 import { pollUntil } from '../support/async.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silent = { info() {}, warn() {}, error() {}, debug() {} };
+/** A short heartbeat, so recovery is seen without waiting the default 5 s twice. */
+const HEARTBEAT_MS = 250;
 
 /** A poster that dies between appending the message and adding its drain job. */
 class DyingPoster extends Mailboxes {
@@ -53,12 +54,11 @@ describe('orphan mailboxes (a post that died before its drain job)', function ()
     const id = `${run}-swept`;
     const env = envelope({ actor: { kind: 'counter', id }, ownerId: 'u1', type: 'add', payload: { n: 2 } });
     await redis.xadd(names.mailbox(env.actor), '*', 'id', env.messageId, 'env', JSON.stringify(env));
-    workers = await startWorkers({ redisUrl: REDIS_URL, mongo: conn, kinds: testKinds, logger: silent, names });
+    workers = await startWorkers({ redisUrl: REDIS_URL, mongo: conn, kinds: testKinds, logger: silent, names, heartbeatMs: HEARTBEAT_MS });
     expect(await pollUntil(async () => (await count(id)) === 2, { timeoutMs: 20_000, what: 'the swept mailbox drained' })).to.equal(true);
   });
 
   it('notes an actor that needs a drain job as it posts, and a heartbeat drains it if the job never came', async function () {
-    this.timeout(6 * HEARTBEAT_MS);
     const id = `${run}-orphan`;
     const actor = { kind: 'counter', id };
     const dying = new DyingPoster(redis, redis, names);
@@ -68,7 +68,7 @@ describe('orphan mailboxes (a post that died before its drain job)', function ()
       (error: Error) => expect(error.message).to.match(/died/),
     );
     expect(await redis.zscore(names.awaitingDrain('counter'), id)).to.not.equal(null);
-    expect(await pollUntil(async () => (await count(id)) === 3, { timeoutMs: 4 * HEARTBEAT_MS, what: 'the orphan drained by a heartbeat' })).to.equal(true);
+    expect(await pollUntil(async () => (await count(id)) === 3, { timeoutMs: 20_000, what: 'the orphan drained by a heartbeat' })).to.equal(true);
     // Drained and left: the mailbox is gone, and the actor no longer awaits a drain.
     await pollUntil(async () => (await redis.exists(names.mailbox(actor))) === 0, { timeoutMs: 10_000, what: 'the empty mailbox removed' });
     expect(await redis.zscore(names.awaitingDrain('counter'), id)).to.equal(null);
