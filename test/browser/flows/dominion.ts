@@ -28,6 +28,25 @@ async function shownLog(page: Page): Promise<string[]> {
   return page.getByTestId('log-line').allTextContents();
 }
 
+/**
+ * Waits until the log's last line is `expected` (or matches it) and returns it. A move's answer and
+ * the game feed's entry for it travel separately, so the board may show the answer a moment before
+ * the log line arrives.
+ */
+async function lastLogLine(page: Page, expected: RegExp | string): Promise<string> {
+  const want = typeof expected === 'string' ? { exact: expected } : { source: expected.source };
+  await page.waitForFunction(
+    (w) => {
+      const lines = document.querySelectorAll('[data-testid="log-line"]');
+      const last = lines[lines.length - 1]?.textContent ?? '';
+      return w.exact !== undefined ? last === w.exact : new RegExp(w.source!).test(last);
+    },
+    want,
+    { timeout: 30_000 },
+  );
+  return (await shownLog(page)).at(-1)!;
+}
+
 /** Waits until the board has applied a change after `version` and is not sending a move. */
 async function settledAfter(page: Page, version: number): Promise<void> {
   await page.waitForFunction(
@@ -282,7 +301,7 @@ export function dominionFlows(web: () => WebTroupe): void {
         let version = await boardNumber(page, 'data-version');
         await page.keyboard.press(String(playAll.index));
         await settledAfter(page, version);
-        expect((await log()).at(-1)).to.match(/^Player \d played /);
+        expect(await lastLogLine(page, /^Player \d played /)).to.match(/^Player \d played /);
 
         // Digits typed into the move field stay there: "13" would otherwise end the turn.
         const commands = await optionCommands(page);
@@ -300,7 +319,8 @@ export function dominionFlows(web: () => WebTroupe): void {
         await page.keyboard.press('1');
         await page.keyboard.press('0');
         await settledAfter(page, version);
-        expect((await log()).at(-1)).to.equal(`Player ${created.yourSeat! + 1} bought ${tenth.slice(4)}`);
+        const bought = `Player ${created.yourSeat! + 1} bought ${tenth.slice(4)}`;
+        expect(await lastLogLine(page, bought)).to.equal(bought);
         expect(await optionCommands(page)).to.deep.equal(['end_turn']);
 
         // A typed move the game refuses shows the API's message, and the game is unchanged.
@@ -314,6 +334,8 @@ export function dominionFlows(web: () => WebTroupe): void {
         const turn = await boardNumber(page, 'data-turn');
         await page.keyboard.press('1');
         await page.locator(`[data-testid="dominion-board"][data-turn="${turn + 2}"][data-your-move="true"]`).waitFor();
+        // The bot's turn reaches the log through the feed, which may come a moment after the answer.
+        await page.getByTestId('log-line').filter({ hasText: new RegExp(`^Turn ${turn + 1}: `) }).first().waitFor();
         expect((await log()).filter((line) => line.startsWith(`Turn ${turn + 1}: `))).to.have.length(1);
         await screenshot(page, 'dominion-keys-390px');
       } finally {
