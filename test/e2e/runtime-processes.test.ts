@@ -10,6 +10,7 @@ import { testKinds, type CounterState } from '../support/test-kinds.js';
 import { sendInOrder } from '../support/ordered-sends.js';
 import { startTestWorker, type ChildHandle } from '../support/runtime-processes.js';
 import { RedisNames } from '../../queues/keys.js';
+import { deleteRedisPrefix } from '../support/redis-prefix.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -44,6 +45,7 @@ describe('actor runtime across worker processes', function () {
     await client.close();
     await conn.close();
     await mongo.stop();
+    await deleteRedisPrefix(names.prefix);
   });
 
   it('2,000 messages to 50 actors through 3 worker processes: per-actor order kept, one turn at a time', async function () {

@@ -10,6 +10,7 @@ import { RedisNames } from '../../queues/keys.js';
 import type { CommitResult, RuntimeObserver } from '../../actors/runtime/observer.js';
 import { hop, type Hop } from '../../queues/hop-trace.js';
 import { HopTracer } from '../../gateway/hop-tracer.js';
+import { deleteRedisPrefix } from '../support/redis-prefix.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silent = { info() {}, warn() {}, error() {}, debug() {} };
@@ -40,6 +41,7 @@ describe('actor runtime (in-process worker, real Redis, embedded Mongo)', functi
     await client.close();
     await conn.close();
     await mongo.stop();
+    await deleteRedisPrefix(names.prefix);
   });
 
   const events = async (stream: string) => (await client.reply(stream, { idleTimeoutMs: 20_000 })).map((e) => [e.event, e.data]);
