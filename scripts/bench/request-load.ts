@@ -6,6 +6,7 @@
  */
 import { Agent, request } from 'node:http';
 import { postEventStream } from './event-stream-request.js';
+import type { Logger } from '../../logging/logger.js';
 
 export type AnswerMode = 'sse' | 'json';
 
@@ -34,42 +35,79 @@ export interface LoadShape {
   key: string;
   /** Client loops, each with one request in flight. */
   concurrency: number;
-  /** Distinct actors the loops share: message n of loop l goes to actor (l + n·concurrency) mod actors. */
-  actors: number;
-  /** Tells this run's actors apart from other runs' (actor ids are `<tag>-<n>`). */
-  tag: string;
+  /**
+   * The echo actor message n goes to. Loops take the next n as they become free, so the messages in
+   * flight at any moment are consecutive ones.
+   */
+  actor: (n: number) => string;
   mode?: AnswerMode;
 }
 
+/** Actor ids `<tag>-<n mod actors>`: `actors` distinct actors, shared by the loops in turn. */
+export const actorsInTurn =
+  (tag: string, actors: number) =>
+  (n: number): string =>
+    `${tag}-${n % actors}`;
+
+/** What a long run logs every `everyMs`, so it shows life. */
+export interface LoadProgress {
+  logger: Logger;
+  label: string;
+  everyMs: number;
+}
+
 export interface LoadResult {
-  /** Milliseconds per message, in completion order. */
+  /** Milliseconds per answered message, in completion order. */
   latencies: number[];
   seconds: number;
+  /** Messages that failed (a non-200 answer, an `error` event, a broken stream), and the first reason. */
+  errors: number;
+  firstError?: string;
 }
 
 const BODY = JSON.stringify({ type: 'say', payload: { text: 'hello troupe bench' } });
 
-/** Sends `total` echo messages through `shape.concurrency` loops; resolves with every latency and the wall time. */
-export async function runLoad(shape: LoadShape, total: number): Promise<LoadResult> {
+/** Sends `total` echo messages through `shape.concurrency` loops; resolves with every latency, the wall time and the failures. */
+export async function runLoad(shape: LoadShape, total: number, progress?: LoadProgress): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: shape.concurrency });
-  const urls = Array.from({ length: Math.min(shape.actors, total) }, (_, n) => new URL(`${shape.base}/actors/echo/${shape.tag}-${n}/messages`));
   const send = shape.mode === 'json' ? postJson : postEventStream;
   const latencies: number[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
   let next = 0;
   const started = performance.now();
+  const ticker =
+    progress &&
+    setInterval(() => {
+      const seconds = (performance.now() - started) / 1000;
+      progress.logger.info({ phase: progress.label, done: latencies.length + errors, total, msgs_per_sec: Math.round(latencies.length / seconds) }, 'load running');
+    }, progress.everyMs);
   try {
     await Promise.all(
       Array.from({ length: shape.concurrency }, async () => {
         while (next < total) {
-          const n = next++;
+          const url = new URL(`${shape.base}/actors/echo/${shape.actor(next)}/messages`);
+          next += 1;
           const sentAt = performance.now();
-          await send(agent, urls[n % urls.length], shape.key, BODY);
-          latencies.push(performance.now() - sentAt);
+          try {
+            await send(agent, url, shape.key, BODY);
+            latencies.push(performance.now() - sentAt);
+          } catch (error) {
+            errors += 1;
+            firstError ??= error instanceof Error ? error.message : String(error);
+          }
         }
       }),
     );
   } finally {
+    clearInterval(ticker);
     agent.destroy();
   }
-  return { latencies, seconds: (performance.now() - started) / 1000 };
+  return { latencies, seconds: (performance.now() - started) / 1000, errors, firstError };
+}
+
+/** The run's result, or an error when any message failed (a benchmark of failures measures nothing). */
+export function allAnswered(result: LoadResult, total: number): LoadResult {
+  if (result.errors > 0) throw new Error(`${result.errors} of ${total} messages failed; the first: ${result.firstError}`);
+  return result;
 }

@@ -17,7 +17,6 @@
  */
 import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { Agent } from 'node:http';
 import { connect as netConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { Queue } from 'bullmq';
@@ -35,10 +34,10 @@ import { REPLY_STREAM_TTL_SECONDS } from '../../queues/reply-stream.js';
 import { NOTIFIED_FOLLOW_WINDOW_MS, OWNERS_KEPT } from '../../actors/runtime/client.js';
 import { POSTED_KEPT_MS } from '../../gateway/reset-aware-client.js';
 import { UNCLAIMED_MAX, UNCLAIMED_MS } from '../../queues/reply-notifications.js';
-import { postEventStream } from './event-stream-request.js';
 import { inspectorUrl, memoryAfterGc } from './inspector-session.js';
 import { MongoWorkMeter, type MongoWork } from './mongo-work.js';
 import { CpuMeter, localRedisPid } from './process-cpu.js';
+import { runLoad, type LoadResult } from './request-load.js';
 import { benchPrefix, createBenchUser, deleteBenchKeys, freePort, percentile, troupe, waitUntilReady, type BenchProcess } from './troupe-processes.js';
 
 export interface RuntimeGrowthBenchOptions {
@@ -66,7 +65,6 @@ export interface RuntimeGrowthBenchOptions {
 }
 
 const ECHO = 'echo';
-const BODY = JSON.stringify({ type: 'say', payload: { text: 'hello troupe bench' } });
 /** Steps whose figures must stay within 20% of each other: from this many actors up. */
 const COMPARED_FROM_ACTORS = 100;
 const PROGRESS_EVERY_MS = 10_000;
@@ -80,60 +78,22 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // Load
 
 interface LoadTarget {
-  agent: Agent;
   base: string;
   key: string;
   concurrency: number;
   logger: Logger;
 }
 
-interface LoadRun {
+interface LoadRun extends LoadResult {
   messages: number;
-  seconds: number;
-  /** Latencies of the answered requests, ascending. */
-  latencies: number[];
-  errors: number;
-  firstError?: string;
 }
 
-/**
- * `total` request/reply messages from `concurrency` loops; message i goes to actor `actorOf(i)`. Loops
- * take the next message index as they become free, so at any moment the messages in flight are
- * consecutive indices, i.e. distinct actors whenever there are at least `concurrency` of them.
- */
-async function runLoad(target: LoadTarget, total: number, actorOf: (i: number) => string, label: string): Promise<LoadRun> {
-  const latencies: number[] = [];
-  let next = 0;
-  let errors = 0;
-  let firstError: string | undefined;
-  const started = performance.now();
-  // A long step (100,000 messages is over a minute) shows life.
-  const progress = setInterval(() => {
-    const seconds = (performance.now() - started) / 1000;
-    target.logger.info({ phase: label, done: latencies.length + errors, total, msgs_per_sec: Math.round(latencies.length / seconds) }, 'load running');
-  }, PROGRESS_EVERY_MS);
-  try {
-    await Promise.all(
-      Array.from({ length: target.concurrency }, async () => {
-        while (next < total) {
-          const url = new URL(`${target.base}/actors/${ECHO}/${actorOf(next)}/messages`);
-          next += 1;
-          const sent = performance.now();
-          try {
-            await postEventStream(target.agent, url, target.key, BODY);
-            latencies.push(performance.now() - sent);
-          } catch (error) {
-            errors += 1;
-            firstError ??= error instanceof Error ? error.message : String(error);
-          }
-        }
-      }),
-    );
-  } finally {
-    clearInterval(progress);
-  }
-  latencies.sort((a, b) => a - b);
-  return { messages: total, seconds: (performance.now() - started) / 1000, latencies, errors, firstError };
+/** `total` messages, message i to actor `actorOf(i)` (request-load.ts), latencies sorted ascending. */
+async function runStepLoad(target: LoadTarget, total: number, actorOf: (i: number) => string, label: string): Promise<LoadRun> {
+  const { base, key, concurrency, logger } = target;
+  const run = await runLoad({ base, key, concurrency, actor: actorOf }, total, { logger, label, everyMs: PROGRESS_EVERY_MS });
+  run.latencies.sort((a, b) => a - b);
+  return { messages: total, ...run };
 }
 
 function loadFigures(run: LoadRun) {
@@ -636,16 +596,16 @@ async function runStep(target: LoadTarget, meters: Meters, actors: number, optio
   const actorOf = (i: number) => `n${actors}-${i % actors}`;
   const { logger } = target;
   logger.info({ actors }, 'first touch of every actor');
-  const touch = await meters.mongo.measure(() => runLoad(target, actors, actorOf, `touch ${actors}`));
+  const touch = await meters.mongo.measure(() => runStepLoad(target, actors, actorOf, `touch ${actors}`));
   const messages = Math.max(options.messages, actors);
   logger.info({ actors, messages }, 'timed run over live actors');
   const cpu = meters.cpu();
   cpu.begin();
-  const { value: timed, calls } = await commandstatsDuring(meters.redis, () => meters.mongo.measure(() => runLoad(target, messages, actorOf, `timed ${actors}`)));
+  const { value: timed, calls } = await commandstatsDuring(meters.redis, () => meters.mongo.measure(() => runStepLoad(target, messages, actorOf, `timed ${actors}`)));
   const cpuPerMessage = cpu.perUnit(messages);
   logger.info({ actors, messages: options.monitorMessages }, 'MONITOR sample');
   // Continues the same rotation over the actors, so the sample has the timed part's shape.
-  const sample = await monitorDuring(meters.redisUrl, meters.troupePorts, meters.scriptNames, () => runLoad(target, options.monitorMessages, (i) => actorOf(messages + i), `monitor ${actors}`));
+  const sample = await monitorDuring(meters.redisUrl, meters.troupePorts, meters.scriptNames, () => runStepLoad(target, options.monitorMessages, (i) => actorOf(messages + i), `monitor ${actors}`));
   const background = await idleBackground(target, meters);
   const live = loadFigures(timed.value);
   const monitored = monitorFigures(sample.tally, options.monitorMessages, background);
@@ -731,11 +691,10 @@ export async function runRuntimeGrowthBench({
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
   const queueConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const queue = new Queue(new RedisNames(prefix).actorQueue(ECHO), { connection: queueConnection });
-  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   let mongoMeter: MongoWorkMeter | undefined;
   try {
     mongoMeter = await MongoWorkMeter.connect(troupeProcesses.mongoUri);
-    const target: LoadTarget = { agent, base, key, concurrency, logger };
+    const target: LoadTarget = { base, key, concurrency, logger };
     const probes = memoryProbes(troupeProcesses, forceGc);
     const redisPid = localRedisPid(redisPort);
     const meters: Meters = {
@@ -750,7 +709,7 @@ export async function runRuntimeGrowthBench({
     };
 
     logger.info({ warmup, concurrency, prefix }, 'warm-up');
-    await runLoad(target, warmup, (i) => `warm-${i % concurrency}`, 'warm-up');
+    await runStepLoad(target, warmup, (i) => `warm-${i % concurrency}`, 'warm-up');
     const warmBackground = await idleBackground(target, meters);
     logger.info('memory after the warm-up');
     const workerBefore = await memoryAtRest(probes.worker, memorySampleMs);
@@ -810,7 +769,6 @@ export async function runRuntimeGrowthBench({
       },
     };
   } finally {
-    agent.destroy();
     await mongoMeter?.close().catch(() => undefined);
     await queue.close().catch(() => undefined);
     queueConnection.disconnect();

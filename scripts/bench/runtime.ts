@@ -13,7 +13,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from '../../logging/logger.js';
 import { benchPrefix, createBenchUser, deleteBenchKeys, freePort, latencySummary, troupe, waitUntilReady } from './troupe-processes.js';
 import { CpuMeter, localRedisPid } from './process-cpu.js';
-import { runLoad, type LoadShape } from './request-load.js';
+import { actorsInTurn, allAnswered, runLoad, type LoadShape } from './request-load.js';
 import { sequentialLatency } from './sequential-latency.js';
 import { hopPercentiles } from './hop-percentiles.js';
 import { startNaivePeer } from './naive-peer.js';
@@ -55,7 +55,7 @@ interface RoundResult {
 /** One timed round of `messages` through a system, with the CPU each of its processes spent. */
 async function timedRound(shape: LoadShape, messages: number, cpu: CpuMeter): Promise<RoundResult> {
   cpu.begin();
-  const { latencies, seconds } = await runLoad(shape, messages);
+  const { latencies, seconds } = allAnswered(await runLoad(shape, messages), messages);
   const cpuPerMessage = cpu.perUnit(messages);
   const summary = latencySummary(latencies, [50, 99]);
   return { msgs_per_sec: Math.round(messages / seconds), p50_ms: summary.p50_ms, p99_ms: summary.p99_ms, cpu_ms_per_msg: cpuPerMessage };
@@ -165,16 +165,16 @@ export async function runRuntimeBench({
 
     const redisPid = localRedisPid(Number(new URL(redisUrl).port || 6379));
     const shapes = {
-      troupe: { base, key, concurrency, actors, tag: `troupe-${process.pid}` },
-      peer: { base: peer.base, key, concurrency, actors, tag: `peer-${process.pid}` },
+      troupe: { base, key, concurrency, actor: actorsInTurn(`troupe-${process.pid}`, actors) },
+      peer: { base: peer.base, key, concurrency, actor: actorsInTurn(`peer-${process.pid}`, actors) },
     };
     const cpus = {
       troupe: new CpuMeter({ gateway: gateway.child.pid, worker: worker.child.pid, mongo: mongo.child.pid, redis: redisPid, load_generator: process.pid }),
       peer: new CpuMeter({ gateway: peer.gatewayPid, worker: peer.workerPid, mongo: mongo.child.pid, redis: redisPid, load_generator: process.pid }),
     };
     logger.info({ warmup }, 'warming up troupe and the naive peer');
-    await runLoad(shapes.troupe, warmup);
-    await runLoad(shapes.peer, warmup);
+    allAnswered(await runLoad(shapes.troupe, warmup), warmup);
+    allAnswered(await runLoad(shapes.peer, warmup), warmup);
 
     logger.info({ messages: latencyMessages }, 'sequential latency (one client, one actor)');
     const traceFrom = gateway.output().length;

@@ -3,16 +3,16 @@
  * connection, on an otherwise idle troupe (JSON answers and SSE answers measured separately).
  */
 import { latencySummary } from './troupe-processes.js';
-import { runLoad, type AnswerMode } from './request-load.js';
+import { actorsInTurn, allAnswered, runLoad, type AnswerMode } from './request-load.js';
 
 export const LATENCY_TARGETS = { p50_ms: 3, p99_ms: 10 };
 
 export async function sequentialLatency(target: { base: string; key: string }, messages: number, warmup: number, tag: string) {
   const out: Partial<Record<AnswerMode, Record<string, number>>> = {};
   for (const mode of ['json', 'sse'] as const) {
-    const shape = { ...target, concurrency: 1, actors: 1, tag: `${tag}-${mode}`, mode };
-    await runLoad(shape, warmup);
-    out[mode] = latencySummary((await runLoad(shape, messages)).latencies, [50, 99]);
+    const shape = { ...target, concurrency: 1, actor: actorsInTurn(`${tag}-${mode}`, 1), mode };
+    allAnswered(await runLoad(shape, warmup), warmup);
+    out[mode] = latencySummary(allAnswered(await runLoad(shape, messages), messages).latencies, [50, 99]);
   }
   const json = out.json!;
   const sse = out.sse!;
