@@ -2,7 +2,7 @@
  * One request-reply round trip to an actor on behalf of a caller: validate the message, admit it
  * through the user's limits, post it, and follow its reply stream to the terminal event. MCP tools and
  * resources and the kinds' declared HTTP routes are built on this; it answers with data or a failure,
- * and throws only on faults: Redis or MongoDB unreachable (a 503, see dependency-outage.ts) or a bug (an
+ * and throws only on faults: RedisClient or MongoDB unreachable (a 503, see dependency-outage.ts) or a bug (an
  * opaque internal error).
  */
 import type { ActorClient } from '../actors/runtime/client.js';

@@ -8,11 +8,11 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { KoaAdapter } from '@bull-board/koa';
 import { Router, type RouterContext } from '@koa/router';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import { createRedisClient } from '../queues/redis-client.js';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { AnyKind } from '../actors/runtime/contract.js';
-import type { RedisNames } from '../queues/keys.js';
+import type { QueueName, RedisNames } from '../queues/keys.js';
 import { clearSessionCookie, sessionTokenOf, setSessionCookie, type AdminSessions } from './admin-session.js';
 import { apiKeyFromHeaders, type ApiKeyVerifier } from './auth.js';
 import { ApiError } from './error-response.js';
@@ -44,23 +44,26 @@ export const DASHBOARD_CSP = [
 ].join('; ');
 
 export interface TroupeQueue {
-  name: string;
+  queue: QueueName;
   description: string;
 }
 
 /**
- * Every BullMQ queue troupe's workers consume: a drain queue per stateful kind, a request queue per
- * service kind, and the one schedule queue (ctx.schedule). Batches have no queue of their own: their
- * messages travel on their kind's drain or service queue.
+ * Every BullMQ queue troupe's workers consume: a drain queue per stateful kind and partition, a request
+ * queue per service kind, and the one schedule queue (ctx.schedule). Batches have no queue of their
+ * own: their messages travel on their kind's drain or service queue.
  */
 export function troupeQueues(kinds: readonly AnyKind[], names: RedisNames): TroupeQueue[] {
   return [
-    ...kinds.map((kind) =>
+    ...kinds.flatMap((kind) =>
       kind.stateful
-        ? { name: names.actorQueue(kind.kind), description: `drain jobs of ${kind.kind} actors (one per actor with mail)` }
-        : { name: names.serviceQueue(kind.kind), description: `requests to the ${kind.kind} service` },
+        ? names.allPartitions().map((partition) => ({
+            queue: names.actorQueue(kind.kind, partition),
+            description: `drain jobs of ${kind.kind} actors in partition ${partition} of ${names.partitions} (one per actor with mail)`,
+          }))
+        : [{ queue: names.serviceQueue(kind.kind), description: `requests to the ${kind.kind} service` }],
     ),
-    { name: names.scheduleQueue(), description: 'delayed messages (ctx.schedule), posted to mailboxes when due' },
+    { queue: names.scheduleQueue(), description: 'delayed messages (ctx.schedule), posted to mailboxes when due' },
   ];
 }
 
@@ -85,8 +88,8 @@ interface Board {
 }
 
 function openBoard(queues: readonly TroupeQueue[], redisUrl: string): Board {
-  const connection = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
-  const bullQueues = queues.map((queue) => new Queue(queue.name, { connection }));
+  const connection = createRedisClient(redisUrl, { maxRetriesPerRequest: 3 });
+  const bullQueues = queues.map(({ queue }) => new Queue(queue.name, { connection, prefix: queue.prefix }));
   const serverAdapter = new KoaAdapter().setBasePath(DASHBOARD_PATH);
   createBullBoard({
     // Read-only: retrying, removing or adding a job by hand would go around the runtime's mailboxes,

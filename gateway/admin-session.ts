@@ -5,7 +5,7 @@
  * the session. Whether the user is still an active admin is checked on every request, not here.
  */
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queues/redis-client.js';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { sha256 } from './users.js';
@@ -21,7 +21,7 @@ const SessionToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/);
 
 export class AdminSessions {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
     readonly ttlMs: number = ADMIN_SESSION_TTL_MS,
   ) {}

@@ -5,7 +5,7 @@
  * than at the reply timeout. Then the gateway writes again what it keeps in Redis: the deployment id,
  * after checking it against MongoDB as at start.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queues/redis-client.js';
 import type { Connection } from 'mongoose';
 import type { Logger } from '../logging/logger.js';
 import { deploymentIdOf } from '../models/deployment.js';
@@ -32,7 +32,7 @@ export function brokerResetEvent(lastId: string | undefined): ReplyEvent {
 export interface BrokerResetDeps {
   /** Fences and answers every waiter (ResetAwareActorClient.answerBrokerReset). */
   answerWaiters(): Promise<BrokerResetAnswer>;
-  redis: Redis;
+  redis: RedisClient;
   names: RedisNames;
   mongo: Connection;
   logger: Logger;

@@ -15,7 +15,7 @@
  * does exactly that.
  */
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queues/redis-client.js';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AnyKind } from '../actors/runtime/contract.js';
 import type { Lease } from '../queues/envelope.js';
@@ -86,7 +86,7 @@ interface LeaseCommands {
 }
 
 export class UserLimits {
-  private readonly redis: Redis & LeaseCommands;
+  private readonly redis: RedisClient & LeaseCommands;
   private readonly defaults: { rate: RateLimit | null; concurrent: number | null };
   private readonly overrides: KindLimitOverrides;
   private readonly leaseTtlMs: number;
@@ -95,14 +95,14 @@ export class UserLimits {
   private readonly onRefusal: NonNullable<UserLimitsOptions['onRefusal']>;
   private readonly rateLimiters = new Map<string, RateLimiterRedis>();
 
-  constructor(redis: Redis, options: UserLimitsOptions = {}) {
+  constructor(redis: RedisClient, options: UserLimitsOptions = {}) {
     // defineCommand sends the script once and then calls it by SHA (reloading it after a Redis restart).
     redis.defineCommand('troupeAcquireLease', { numberOfKeys: 1, lua: ACQUIRE_LEASE });
     // A RateLimiterRedis defines its script command on the client when it is made. Made lazily, in a
     // tick whose commands ioredis is already auto-pipelining, that pipeline lacks the command and
     // ioredis throws (redis/ioredis#1931, fixed upstream after 6.0.0). Making one now defines it first.
     new RateLimiterRedis({ storeClient: redis, points: 1, duration: 1 });
-    this.redis = redis as Redis & LeaseCommands;
+    this.redis = redis as RedisClient & LeaseCommands;
     this.defaults = { rate: options.defaults?.rate ?? null, concurrent: options.defaults?.concurrent ?? null };
     this.overrides = options.kinds ?? {};
     this.leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
@@ -120,9 +120,13 @@ export class UserLimits {
     };
   }
 
-  /** The lease set of one user for one kind. */
+  /** The lease set of one user for one kind. A user's limit keys share a hash tag: one cluster slot per user. */
   leaseKey(kindName: string, userId: string): string {
-    return `${this.keyPrefix}:lease:${kindName}:${userId}`;
+    return `${this.keyPrefix}:lease:${this.userTag(userId)}:${kindName}`;
+  }
+
+  private userTag(userId: string): string {
+    return `{${this.keyPrefix}:u:${userId}}`;
   }
 
   /**
@@ -192,7 +196,7 @@ export class UserLimits {
   async usage(userId: string, kind: Pick<AnyKind, 'kind' | 'limits'>): Promise<KindUsage> {
     const limits = this.limitsOf(kind);
     const [rate, leases] = await Promise.all([
-      limits.rate ? this.rateLimiter(kind.kind, limits.rate).get(userId) : null,
+      limits.rate ? this.rateLimiter(kind.kind, limits.rate).get(this.userTag(userId)) : null,
       limits.concurrent !== null ? this.leasesHeld(userId, kind.kind) : 0,
     ]);
     return {
@@ -241,7 +245,7 @@ export class UserLimits {
       });
     }
     try {
-      await this.rateLimiter(kindName, rate).consume(userId, points);
+      await this.rateLimiter(kindName, rate).consume(this.userTag(userId), points);
     } catch (rejection) {
       // A RateLimiterRes means "over the limit"; anything else is a Redis failure and stays a 5xx.
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
@@ -256,7 +260,7 @@ export class UserLimits {
 
   /** Gives back the point a request took when it was refused for another reason (the concurrency cap). */
   private async refundRatePoints(userId: string, kindName: string, rate: RateLimit, points: number): Promise<void> {
-    await this.rateLimiter(kindName, rate).reward(userId, points);
+    await this.rateLimiter(kindName, rate).reward(this.userTag(userId), points);
   }
 
   private rateLimiter(kindName: string, rate: RateLimit): RateLimiterRedis {

@@ -12,7 +12,7 @@
  * started after the loss would hide it from the gateways.
  */
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { createRedisClient, type RedisClient } from './redis-client.js';
 import type { Logger } from '../logging/logger.js';
 import type { RedisNames } from './keys.js';
 
@@ -39,7 +39,7 @@ export interface BrokerEpochOptions {
 }
 
 export class BrokerEpochWatcher {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private epoch?: string;
   private timer?: ReturnType<typeof setInterval>;
   private checking?: Promise<void>;
@@ -53,7 +53,7 @@ export class BrokerEpochWatcher {
     private readonly options: BrokerEpochOptions,
   ) {
     // No offline queue: a comparison while Redis is down fails at once, and the next tick tries again.
-    this.redis = new Redis(redisUrl, {
+    this.redis = createRedisClient(redisUrl, {
       lazyConnect: true,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,

@@ -4,7 +4,7 @@
  * the first process records its database's deployment id under the prefix, and a process whose
  * database holds another id refuses to start. A key lost with Redis's data is simply written again.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import type { RedisNames } from './keys.js';
 import { RedisMisconfiguredError } from './redis-misconfigured-error.js';
 
@@ -23,8 +23,21 @@ export interface DeploymentIdentity {
   database: string;
 }
 
-/** Records `deploymentId` under the prefix if nothing is recorded yet; throws RedisMisconfiguredError if another id is. */
-export async function bindRedisPrefix(redis: Redis, names: RedisNames, { deploymentId, database }: DeploymentIdentity): Promise<void> {
+/**
+ * Records `deploymentId` under the prefix if nothing is recorded yet; throws RedisMisconfiguredError if
+ * another id is. Records the partition count the same way: a process that spread actors over another
+ * number of partitions would post to queues nobody serves.
+ */
+export async function bindRedisPrefix(redis: RedisClient, names: RedisNames, { deploymentId, database }: DeploymentIdentity): Promise<void> {
+  const partitionsKey = names.partitionCount();
+  const partitions = (await redis.eval(CLAIM_SCRIPT, 1, partitionsKey, String(names.partitions))) as string;
+  if (partitions !== String(names.partitions)) {
+    throw new RedisMisconfiguredError(
+      `REDIS_PARTITIONS=${names.partitions}, but the processes of REDIS_PREFIX=${names.prefix} spread actors over ${partitions} partitions: ` +
+        `every process of a deployment must use the same count. Set REDIS_PARTITIONS=${partitions}, or, to change the count, stop every process, ` +
+        `let the queues empty, and delete the Redis key ${partitionsKey}.`,
+    );
+  }
   const key = names.deployment();
   const held = (await redis.eval(CLAIM_SCRIPT, 1, key, deploymentId)) as string;
   if (held === deploymentId) return;

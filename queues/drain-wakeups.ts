@@ -7,20 +7,31 @@
  * A wake-up is only a shortcut: a drain that misses one still reads the mailbox when its linger ends,
  * and leaving is atomic with that read (see Mailboxes.leave), so no message waits for a drain that
  * is gone.
+ *
+ * A wake-up can arrive between a drain's last read and its wait (the post landed just after the read):
+ * it is kept briefly, and the wait that follows returns at once instead of sleeping through its linger.
  */
-import { Redis } from 'ioredis';
+import { createRedisClient, type RedisClient } from './redis-client.js';
+
+/** How long an early wake-up counts, and how many are kept: a drain waits right after its read. */
+const EARLY_WAKE_KEPT_MS = 1_000;
+const EARLY_WAKES_KEPT = 10_000;
 
 export class DrainWakeups {
-  private readonly subscriber: Redis;
+  private readonly subscriber: RedisClient;
   private readonly waiting = new Map<string, Set<(woken: boolean) => void>>();
+  /** Wake-ups nobody waited for yet (actor key -> when heard), oldest first; kept EARLY_WAKE_KEPT_MS. */
+  private readonly early = new Map<string, number>();
   private subscribed = false;
   private live = false;
   private closed = false;
 
   constructor(redisUrl: string, readonly channel: string) {
-    this.subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null, connectionName: channel });
+    this.subscriber = createRedisClient(redisUrl, { maxRetriesPerRequest: null, connectionName: channel });
     this.subscriber.on('message', (_channel: string, actorKey: string) => {
-      for (const done of [...(this.waiting.get(actorKey) ?? [])]) done(true);
+      const waiters = this.waiting.get(actorKey);
+      if (waiters) for (const done of [...waiters]) done(true);
+      else this.keepEarly(actorKey);
     });
     this.subscriber.on('close', () => {
       this.live = false;
@@ -45,6 +56,11 @@ export class DrainWakeups {
   /** Resolves true when a post wakes `actorKey`, false after `ms` or when `signal` aborts. */
   wait(actorKey: string, ms: number, signal?: AbortSignal): Promise<boolean> {
     if (signal?.aborted || this.closed) return Promise.resolve(false);
+    const heard = this.early.get(actorKey);
+    if (heard !== undefined) {
+      this.early.delete(actorKey);
+      if (Date.now() - heard < EARLY_WAKE_KEPT_MS) return Promise.resolve(true);
+    }
     return new Promise((resolve) => {
       let set = this.waiting.get(actorKey);
       if (!set) this.waiting.set(actorKey, (set = new Set()));
@@ -60,6 +76,16 @@ export class DrainWakeups {
       signal?.addEventListener('abort', onAbort, { once: true });
       set.add(done);
     });
+  }
+
+  private keepEarly(actorKey: string) {
+    const now = Date.now();
+    this.early.delete(actorKey);
+    this.early.set(actorKey, now);
+    for (const [key, at] of this.early) {
+      if (now - at < EARLY_WAKE_KEPT_MS && this.early.size <= EARLY_WAKES_KEPT) break;
+      this.early.delete(key);
+    }
   }
 
   async close() {

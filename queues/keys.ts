@@ -1,35 +1,105 @@
 /**
  * Every Redis key and BullMQ queue name troupe uses, under one prefix (REDIS_PREFIX), so several
  * deployments — or test runs — can share a Redis server without seeing each other's messages.
+ *
+ * Actors are spread over REDIS_PARTITIONS partitions by a hash of their kind and id. Everything one
+ * actor's scripts touch — its mailbox, drainer, outbox marker, applied markers, the reply streams of
+ * messages sent to it, its partition's awaiting-drain set and drain queue — carries the partition's
+ * hash tag (`{troupe:p7}`), so on a Redis Cluster each script's keys live in one slot, and partitions
+ * spread over the cluster's shards. A message id is minted in its actor's partition (the hash of the id
+ * names the partition), so a reply stream's key follows from the message id alone.
  */
+import { randomUUID } from 'node:crypto';
 import type { ActorRef } from './envelope.js';
 
 export const DEFAULT_PREFIX = 'troupe';
+export const DEFAULT_PARTITIONS = 16;
+export const MAX_PARTITIONS = 1024;
+
+/** A BullMQ queue: its name, and the key prefix that puts all of its keys in one cluster slot. */
+export interface QueueName {
+  name: string;
+  prefix: string;
+}
+
+/** 32-bit FNV-1a: stable across processes and releases, which the partition of every key relies on. */
+export function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
 
 export class RedisNames {
-  constructor(readonly prefix: string = DEFAULT_PREFIX) {}
+  constructor(
+    readonly prefix: string = DEFAULT_PREFIX,
+    readonly partitions: number = DEFAULT_PARTITIONS,
+  ) {
+    if (!Number.isInteger(partitions) || partitions < 1 || partitions > MAX_PARTITIONS) throw new RangeError(`partitions must be a whole number from 1 to ${MAX_PARTITIONS}`);
+  }
+
+  /** The partition an actor belongs to. */
+  partitionOf(ref: ActorRef): number {
+    return fnv1a(`${ref.kind}:${ref.id}`) % this.partitions;
+  }
+  /** The partition a message id was minted in (see `messageId`). */
+  partitionOfMessage(messageId: string): number {
+    return fnv1a(messageId) % this.partitions;
+  }
+  /** Every partition number, for what serves or scans them all. */
+  allPartitions(): number[] {
+    return Array.from({ length: this.partitions }, (_, i) => i);
+  }
+  /** A partition's hash tag: the part of its keys a Redis Cluster hashes. */
+  tag(partition: number) {
+    return `{${this.prefix}:p${partition}}`;
+  }
+  private actorTag(ref: ActorRef) {
+    return this.tag(this.partitionOf(ref));
+  }
+  /** A new message id for a message to `ref`: a UUID whose hash falls in the actor's partition (16 tries on average at 16 partitions). */
+  messageId(ref: ActorRef): string {
+    const partition = this.partitionOf(ref);
+    for (;;) {
+      const id = randomUUID();
+      if (this.partitionOfMessage(id) === partition) return id;
+    }
+  }
 
   /** Per-actor mailbox: a Redis Stream in arrival order. */
   mailbox(ref: ActorRef) {
-    return `${this.prefix}:mailbox:${ref.kind}:${ref.id}`;
+    return `${this.prefix}:mailbox:${this.actorTag(ref)}:${ref.kind}:${ref.id}`;
   }
   /** Pattern matching every mailbox of a kind (the one-off sweep a worker makes when it starts). */
   mailboxPattern(kind: string) {
-    return `${this.prefix}:mailbox:${kind}:*`;
+    return `${this.prefix}:mailbox:{*}:${kind}:*`;
+  }
+  /** The actor whose mailbox key this is (undefined for a key that is not one). */
+  actorOfMailbox(key: string, kind: string): ActorRef | undefined {
+    const marker = `}:${kind}:`;
+    const at = key.indexOf(marker);
+    if (!key.startsWith(`${this.prefix}:mailbox:{`) || at < 0) return undefined;
+    return { kind, id: key.slice(at + marker.length) };
   }
   /**
-   * Actors of a kind whose mailbox was given a drain job and is not known to be empty since (sorted set:
-   * actor id -> when). Orphan recovery reads this instead of scanning every key in Redis.
+   * Actors of a kind in one partition whose mailbox was given a drain job and is not known to be empty
+   * since (sorted set: actor id -> when). Orphan recovery reads these instead of scanning every key.
    */
-  awaitingDrain(kind: string) {
-    return `${this.prefix}:awaiting-drain:${kind}`;
+  awaitingDrain(kind: string, partition: number) {
+    return `${this.prefix}:awaiting-drain:${this.tag(partition)}:${kind}`;
+  }
+  /** The awaiting-drain set of the actor's partition. */
+  awaitingDrainOf(ref: ActorRef) {
+    return this.awaitingDrain(ref.kind, this.partitionOf(ref));
   }
   /**
    * Present while a drain of the actor runs or lingers: the pub/sub channel of its worker. A post that
    * finds it wakes that drain instead of adding a drain job.
    */
   drainer(ref: ActorRef) {
-    return `${this.prefix}:drainer:${ref.kind}:${ref.id}`;
+    return `${this.prefix}:drainer:${this.actorTag(ref)}:${ref.kind}:${ref.id}`;
   }
   /** Pub/sub channel of one worker process: wake-ups for its lingering drains (see DrainWakeups). */
   drainWake(workerId: string) {
@@ -37,30 +107,34 @@ export class RedisNames {
   }
   /** Cache of an actor's owner (MongoDB is the source of truth; this spares the gateway a read per message). */
   owner(ref: ActorRef) {
-    return `${this.prefix}:owner:${ref.kind}:${ref.id}`;
+    return `${this.prefix}:owner:${this.actorTag(ref)}:${ref.kind}:${ref.id}`;
   }
-  /** A message an actor has applied, with its final events (answers duplicates of it). */
-  applied(messageId: string) {
-    return `${this.prefix}:applied:${messageId}`;
+  /** A message the actor has applied, with its final events (answers duplicates of it). */
+  applied(ref: ActorRef, messageId: string) {
+    return `${this.appliedPrefix(ref)}${messageId}`;
+  }
+  /** What the actor's applied markers start with: the mailbox scripts append a message id to it. */
+  appliedPrefix(ref: ActorRef) {
+    return `${this.prefix}:applied:${this.actorTag(ref)}:`;
   }
   /** The mailbox id of the last turn whose outbox was fully performed. */
   outboxDone(ref: ActorRef) {
-    return `${this.prefix}:outbox-done:${ref.kind}:${ref.id}`;
+    return `${this.prefix}:outbox-done:${this.actorTag(ref)}:${ref.kind}:${ref.id}`;
   }
   /**
    * Messages of an actor whose senders were told `store_unavailable` (hash: message id -> the notice's
    * reply-stream entry), so each is told once and the notice is withdrawn when the message is applied.
    */
   outageNotices(ref: ActorRef) {
-    return `${this.prefix}:outage-notices:${ref.kind}:${ref.id}`;
+    return `${this.prefix}:outage-notices:${this.actorTag(ref)}:${ref.kind}:${ref.id}`;
   }
   /** An actor's feed: what it publishes to everyone following it (e.g. a game's moves), after each commit. */
   feed(ref: ActorRef) {
-    return `${this.prefix}:feed:${ref.kind}:${ref.id}`;
+    return `${this.prefix}:feed:${this.actorTag(ref)}:${ref.kind}:${ref.id}`;
   }
-  /** Per-request reply stream (entry ids become SSE ids). */
+  /** Per-request reply stream (entry ids become SSE ids), in the partition its message id was minted in. */
   replies(messageId: string) {
-    return `${this.prefix}:replies:${messageId}`;
+    return `${this.prefix}:replies:${this.tag(this.partitionOfMessage(messageId))}:${messageId}`;
   }
   /** Pub/sub channel of one gateway process: the reply events of messages it posted (see ReplyNotifications). */
   replyNotify(processId: string) {
@@ -68,7 +142,7 @@ export class RedisNames {
   }
   /** Who may read a reply stream (the sender), kept as long as the stream. */
   replyOwner(messageId: string) {
-    return `${this.prefix}:reply-owner:${messageId}`;
+    return `${this.prefix}:reply-owner:${this.tag(this.partitionOfMessage(messageId))}:${messageId}`;
   }
   /** Gateway-side idempotency: owner + key -> first message id. */
   idempotency(ownerId: string, key: string) {
@@ -76,7 +150,7 @@ export class RedisNames {
   }
   /** Batch progress stream. */
   batchEvents(batchId: string) {
-    return `${this.prefix}:batch:${batchId}`;
+    return `${this.prefix}:batch:${this.tag(this.partitionOfMessage(batchId))}:${batchId}`;
   }
   /** Live workers per kind (hash: worker id -> last seen ms). */
   workers(kind: string) {
@@ -87,23 +161,19 @@ export class RedisNames {
    * it lapses only when the process is gone (or cut off from Redis). See actors/runtime/liveness.ts.
    */
   alive(workerId: string) {
-    return `${this.prefix}:alive:${workerId}`;
+    return `${this.prefix}:alive:${this.livenessTag()}:${workerId}`;
   }
   /** Worker processes that keep a liveness key (hash: worker id -> the BullMQ workers it runs, JSON). */
   liveness() {
-    return `${this.prefix}:liveness`;
+    return `${this.prefix}:liveness:${this.livenessTag()}`;
   }
-  /** A user's concurrency leases for one kind (sorted set: lease id -> expiry). */
-  leases(kind: string, userId: string) {
-    return `${this.prefix}:lease:${kind}:${userId}`;
-  }
-  /** Rate-limiter key prefix. */
-  rateLimits() {
-    return `${this.prefix}:rate`;
+  /** The liveness keys and their registry share a slot: one script claims lapsed entries across them. */
+  private livenessTag() {
+    return `{${this.prefix}:liveness}`;
   }
   /** When the owner last cancelled the actor's turns (ms): messages created before it are not applied. */
   cancelled(ref: ActorRef) {
-    return `${this.prefix}:cancelled:${ref.kind}:${ref.id}`;
+    return `${this.prefix}:cancelled:${this.actorTag(ref)}:${ref.kind}:${ref.id}`;
   }
   /** Pub/sub channel every worker hears: cancel the running turn of an actor (see TurnCancels). */
   cancelChannel() {
@@ -114,21 +184,33 @@ export class RedisNames {
     return `${this.prefix}:mcp-sse:${sessionId}`;
   }
 
+  /** The partition count every process of this prefix uses (see deployment-binding.ts). */
+  partitionCount() {
+    return `${this.prefix}:partitions`;
+  }
   /** The id of the MongoDB deployment this prefix belongs to (see deployment-binding.ts). */
   deployment() {
     return `${this.prefix}:deployment`;
   }
 
-  /** Drain jobs of one stateful actor kind (one job per actor at a time). */
-  actorQueue(kind: string) {
-    return `${this.prefix}-actor-${kind}`;
+  /** Drain jobs of one stateful actor kind in one partition (one job per actor at a time). */
+  actorQueue(kind: string, partition: number): QueueName {
+    return { name: `${this.prefix}-actor-${kind}-p${partition}`, prefix: `bull:${this.tag(partition)}` };
+  }
+  /** The drain queue of the actor's partition. */
+  actorQueueOf(ref: ActorRef): QueueName {
+    return this.actorQueue(ref.kind, this.partitionOf(ref));
   }
   /** Requests to a stateless service kind. */
-  serviceQueue(kind: string) {
-    return `${this.prefix}-service-${kind}`;
+  serviceQueue(kind: string): QueueName {
+    return { name: `${this.prefix}-service-${kind}`, prefix: `bull:{${this.prefix}:service-${kind}}` };
   }
   /** Delayed deliveries (ctx.schedule). */
-  scheduleQueue() {
-    return `${this.prefix}-schedule`;
+  scheduleQueue(): QueueName {
+    return { name: `${this.prefix}-schedule`, prefix: `bull:{${this.prefix}:schedule}` };
+  }
+  /** Pattern matching every key of this prefix's BullMQ queues. */
+  queueKeysPattern() {
+    return `bull:{${this.prefix}:*`;
   }
 }

@@ -3,15 +3,16 @@
  * one hash beside the process's liveness key (both renewed together, see actors/runtime/liveness.ts).
  * When the key has lapsed, one live process claims the entry — the claim removes it, so exactly one
  * watcher hands the lapsed process's jobs back (queues/takeover.ts).
- * (The liveness keys are derived inside the script: one Redis node, as for the mailbox scripts.)
+ * (The liveness keys are derived inside the script from their prefix, which shares the registry's hash
+ * tag: the same cluster slot by construction.)
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import { z } from 'zod';
 import type { RedisNames } from './keys.js';
 
-/** A worker process's BullMQ workers: the queue and the worker id its lock tokens start with. */
+/** A worker process's BullMQ workers: the queue (name and key prefix) and the worker id its lock tokens start with. */
 export const LivenessEntry = z.object({
-  queues: z.array(z.object({ queue: z.string().min(1), worker: z.string().min(1) })).max(1_000),
+  queues: z.array(z.object({ queue: z.string().min(1), prefix: z.string().min(1).default('bull'), worker: z.string().min(1) })).max(10_000),
 });
 export type LivenessEntry = z.infer<typeof LivenessEntry>;
 
@@ -42,14 +43,14 @@ interface RegistryCommands {
 }
 
 export class LivenessRegistry {
-  private readonly commands: Redis & RegistryCommands;
+  private readonly commands: RedisClient & RegistryCommands;
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     private readonly names: RedisNames,
   ) {
     redis.defineCommand('troupeClaimLapsed', { numberOfKeys: 1, lua: CLAIM_LAPSED });
-    this.commands = redis as Redis & RegistryCommands;
+    this.commands = redis as RedisClient & RegistryCommands;
   }
 
   /** Claims up to `max` processes other than `selfId` whose liveness key has lapsed. */

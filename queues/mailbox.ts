@@ -12,13 +12,16 @@
  * (telling the waiting gateway), remembers the message as applied, releases the concurrency lease,
  * marks the outbox performed, and reads the next entries when asked. `leave` ends a drain and removes
  * the empty mailbox, so no empty stream stays behind in Redis.
- * (The applied-marker keys of entries are derived inside the scripts, so troupe expects one Redis
- * node, not a cluster — as BullMQ's own scripts do without hash tags.)
+ * Every key a script touches is the actor's, in its partition (see keys.ts), so on a Redis Cluster each
+ * script runs on one slot. All are passed in KEYS but one: the applied marker of each entry read is
+ * known only once the entry is, so READ_NEXT derives it from the actor's applied-marker prefix, which
+ * carries the same hash tag (same slot by construction). The concurrency lease, a key of its user's,
+ * is released beside the finishing script, not in it.
  */
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { refKey, type ActorRef, type Envelope, type Lease } from './envelope.js';
 import type { RedisNames } from './keys.js';
+import type { RedisClient } from './redis-client.js';
 import { APPEND_REPLIES_LUA, defineReplyCommands, eventArgs, REPLY_STREAM_MAX_LEN, REPLY_STREAM_TTL_SECONDS } from './reply-stream.js';
 
 /** A mailbox entry: its stream id, its envelope (raw JSON), and the final events if it was applied already. */
@@ -103,20 +106,18 @@ redis.call('ZADD', KEYS[3], 'NX', ARGV[5], ARGV[4])
 return {id, 1}`;
 
 /**
- * KEYS: mailbox, reply stream, applied key, lease key, outbox-done key, drainer key.
+ * KEYS: mailbox, reply stream, applied key, outbox-done key, drainer key.
  * ARGV: [1] entry id, [2] next count (0: do not read), [3] applied-key prefix, [4] applied JSON ('' none),
- * [5] applied ttl, [6] lease id ('' none), [7] mark outbox done (1/0), [8] outbox-done ttl,
- * [9] reply maxlen, [10] reply ttl, [11] notify channel ('' none), [12] drainer ttl ms (0: none),
- * [13..] reply event/data pairs.
+ * [5] applied ttl, [6] mark outbox done (1/0), [7] outbox-done ttl, [8] reply maxlen, [9] reply ttl,
+ * [10] notify channel ('' none), [11] drainer ttl ms (0: none), [12..] reply event/data pairs.
  */
 const FINISH = `${APPEND_REPLIES_LUA}
 ${READ_NEXT_LUA}
 redis.call('XDEL', KEYS[1], ARGV[1])
-append_replies(KEYS[2], ARGV[9], ARGV[10], ARGV[11], 13, #ARGV)
-if ARGV[12] ~= '0' then redis.call('PEXPIRE', KEYS[6], ARGV[12]) end
+append_replies(KEYS[2], ARGV[8], ARGV[9], ARGV[10], 12, #ARGV)
+if ARGV[11] ~= '0' then redis.call('PEXPIRE', KEYS[5], ARGV[11]) end
 if ARGV[4] ~= '' then redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[5]) end
-if ARGV[6] ~= '' then redis.call('ZREM', KEYS[4], ARGV[6]) end
-if ARGV[7] == '1' then redis.call('SET', KEYS[5], ARGV[1], 'EX', ARGV[8]) end
+if ARGV[6] == '1' then redis.call('SET', KEYS[4], ARGV[1], 'EX', ARGV[7]) end
 if ARGV[2] == '0' then return {} end
 return read_next(KEYS[1], ARGV[2], ARGV[3])`;
 
@@ -168,27 +169,29 @@ export interface TurnFinish {
 
 export class Mailboxes {
   private readonly drainQueues = new Map<string, Queue>();
-  private readonly commands: Redis & MailboxCommands;
+  private readonly commands: RedisClient & MailboxCommands;
 
   constructor(
-    private readonly redis: Redis,
-    private readonly connection: Redis,
+    private readonly redis: RedisClient,
+    private readonly connection: RedisClient,
     private readonly names: RedisNames,
   ) {
     // Defined up front, before any command on the connection (see defineReplyCommands).
     defineReplyCommands(redis);
     redis.defineCommand('troupeMailboxNext', { numberOfKeys: 2, lua: NEXT });
-    redis.defineCommand('troupeMailboxFinish', { numberOfKeys: 6, lua: FINISH });
+    redis.defineCommand('troupeMailboxFinish', { numberOfKeys: 5, lua: FINISH });
     redis.defineCommand('troupeMailboxLeave', { numberOfKeys: 3, lua: LEAVE });
     redis.defineCommand('troupeMailboxAbandon', { numberOfKeys: 3, lua: ABANDON });
     redis.defineCommand('troupeMailboxPost', { numberOfKeys: 4, lua: POST });
     redis.defineCommand('troupeMailboxForgetIfEmpty', { numberOfKeys: 2, lua: FORGET_IF_EMPTY });
-    this.commands = redis as Redis & MailboxCommands;
+    this.commands = redis as RedisClient & MailboxCommands;
   }
 
-  drainQueue(kind: string): Queue {
-    let q = this.drainQueues.get(kind);
-    if (!q) this.drainQueues.set(kind, (q = new Queue(this.names.actorQueue(kind), { connection: this.connection })));
+  /** The drain queue of one kind's partition. */
+  drainQueue(kind: string, partition: number): Queue {
+    const { name, prefix } = this.names.actorQueue(kind, partition);
+    let q = this.drainQueues.get(name);
+    if (!q) this.drainQueues.set(name, (q = new Queue(name, { connection: this.connection, prefix })));
     return q;
   }
 
@@ -198,11 +201,15 @@ export class Mailboxes {
    */
   async post(env: Envelope, replyOwner?: { ownerId: string; ttlSeconds: number }): Promise<{ entryId: string; drainJobAdded: boolean }> {
     const { actor } = env;
+    // The turn's finishing script writes the reply stream beside the mailbox: both in one partition.
+    if ((replyOwner || env.replyStream) && this.names.partitionOfMessage(env.messageId) !== this.names.partitionOf(actor)) {
+      throw new Error(`message ${env.messageId} expects a reply but was not minted in the partition of ${refKey(actor)} (use RedisNames.messageId)`);
+    }
     const [entryId, needsJob] = await this.commands.troupeMailboxPost(
       this.names.mailbox(actor),
       this.names.drainer(actor),
-      this.names.awaitingDrain(actor.kind),
-      this.names.replyOwner(env.messageId),
+      this.names.awaitingDrainOf(actor),
+      replyOwner ? this.names.replyOwner(env.messageId) : this.names.mailbox(actor),
       env.messageId,
       JSON.stringify(env),
       refKey(actor),
@@ -217,7 +224,7 @@ export class Mailboxes {
 
   /** Ensures a drain job for the actor (a no-op when one is waiting already). */
   async requestDrain(actor: ActorRef): Promise<void> {
-    await this.drainQueue(actor.kind).add(
+    await this.drainQueue(actor.kind, this.names.partitionOf(actor)).add(
       'drain',
       actor,
       { deduplication: { id: refKey(actor), keepLastIfActive: true }, removeOnComplete: true, removeOnFail: 1000 },
@@ -227,50 +234,53 @@ export class Mailboxes {
   /** The next entries still to do, oldest first. A wakeable drain (re)claims the actor's drainer key. */
   async next(actor: ActorRef, count: number, wakeable?: Wakeable): Promise<MailboxEntry[]> {
     return toEntries(
-      await this.commands.troupeMailboxNext(this.names.mailbox(actor), this.names.drainer(actor), String(count), this.names.applied(''), wakeable?.channel ?? '', String(wakeable?.ttlMs ?? 0)),
+      await this.commands.troupeMailboxNext(this.names.mailbox(actor), this.names.drainer(actor), String(count), this.names.appliedPrefix(actor), wakeable?.channel ?? '', String(wakeable?.ttlMs ?? 0)),
     );
   }
 
   /** Ends a drain if the mailbox is empty (removing it and the drainer key); else returns what is left to do. */
   async leave(actor: ActorRef, count: number): Promise<MailboxEntry[]> {
     return toEntries(
-      await this.commands.troupeMailboxLeave(this.names.mailbox(actor), this.names.drainer(actor), this.names.awaitingDrain(actor.kind), String(count), this.names.applied(''), actor.id),
+      await this.commands.troupeMailboxLeave(this.names.mailbox(actor), this.names.drainer(actor), this.names.awaitingDrainOf(actor), String(count), this.names.appliedPrefix(actor), actor.id),
     );
   }
 
   /** A drain stopping early: posts add drain jobs again. Returns how many messages are left. */
   abandon(actor: ActorRef): Promise<number> {
-    return this.commands.troupeMailboxAbandon(this.names.mailbox(actor), this.names.drainer(actor), this.names.awaitingDrain(actor.kind), actor.id);
+    return this.commands.troupeMailboxAbandon(this.names.mailbox(actor), this.names.drainer(actor), this.names.awaitingDrainOf(actor), actor.id);
   }
 
   /**
-   * Actors of `kind` noted as awaiting a drain since before `before` (ms), a page at a time (oldest
-   * first): orphan recovery's candidates.
+   * Actors of `kind` in `partition` noted as awaiting a drain since before `before` (ms), a page at a
+   * time (oldest first): orphan recovery's candidates.
    */
-  awaitingDrainSince(kind: string, before: number, offset: number, count: number): Promise<string[]> {
-    return this.redis.zrangebyscore(this.names.awaitingDrain(kind), '-inf', before, 'LIMIT', offset, count);
+  awaitingDrainSince(kind: string, partition: number, before: number, offset: number, count: number): Promise<string[]> {
+    return this.redis.zrangebyscore(this.names.awaitingDrain(kind, partition), '-inf', before, 'LIMIT', offset, count);
   }
 
   /** Forgets an actor noted as awaiting a drain if its mailbox is empty; true if it was (atomic with a post). */
   async forgetIfEmpty(actor: ActorRef): Promise<boolean> {
-    return (await this.commands.troupeMailboxForgetIfEmpty(this.names.mailbox(actor), this.names.awaitingDrain(actor.kind), actor.id)) === 1;
+    return (await this.commands.troupeMailboxForgetIfEmpty(this.names.mailbox(actor), this.names.awaitingDrainOf(actor), actor.id)) === 1;
   }
 
-  /** Everything that follows a commit, in one script; returns the next entries when `next` > 0. */
+  /**
+   * Everything that follows a commit, in one script; returns the next entries when `next` > 0. The
+   * lease, a key of its user's (another slot on a cluster), is released in the same write but not the
+   * same script: should the process die between the two, the lease lapses at its expiry.
+   */
   async finish(f: TurnFinish): Promise<MailboxEntry[]> {
-    const raw = await this.commands.troupeMailboxFinish(
+    const release = f.lease ? this.redis.zrem(f.lease.key, f.lease.id) : undefined;
+    const raw = this.commands.troupeMailboxFinish(
       this.names.mailbox(f.actor),
       f.reply?.stream ?? this.names.mailbox(f.actor),
-      f.applied ? this.names.applied(f.applied.messageId) : this.names.applied(''),
-      f.lease?.key ?? this.names.mailbox(f.actor),
+      this.names.applied(f.actor, f.applied?.messageId ?? ''),
       this.names.outboxDone(f.actor),
       this.names.drainer(f.actor),
       f.entryId,
       String(f.next),
-      this.names.applied(''),
+      this.names.appliedPrefix(f.actor),
       f.applied ? JSON.stringify(f.applied.events) : '',
       String(f.applied?.ttlSeconds ?? 0),
-      f.lease?.id ?? '',
       f.outboxDone ? '1' : '0',
       String(f.outboxDone ? f.outboxDone.ttlSeconds : 0),
       String(REPLY_STREAM_MAX_LEN),
@@ -279,7 +289,8 @@ export class Mailboxes {
       String(f.wakeable?.ttlMs ?? 0),
       ...eventArgs(f.reply?.events ?? []),
     );
-    return toEntries(raw);
+    const [entries] = await Promise.all([raw, release]);
+    return toEntries(entries);
   }
 
   /** Messages waiting in the actor's mailbox (applied ones are trimmed away). */

@@ -3,7 +3,8 @@
  * reply streams exist nowhere else, so a key evicted under memory pressure is a lost message (BullMQ
  * requires `noeviction`), and a server without persistence loses every accepted message on restart.
  */
-import { ReplyError, type Redis } from 'ioredis';
+import { ReplyError } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import type { Logger } from '../logging/logger.js';
 import { RedisMisconfiguredError } from './redis-misconfigured-error.js';
 
@@ -16,7 +17,7 @@ export interface RedisSettingsCheckOptions {
 }
 
 /** Throws RedisMisconfiguredError unless `maxmemory-policy` is `noeviction` (or eviction is allowed); warns when persistence is off. */
-export async function checkRedisSettings(redis: Redis, { url, allowEviction, logger }: RedisSettingsCheckOptions): Promise<void> {
+export async function checkRedisSettings(redis: RedisClient, { url, allowEviction, logger }: RedisSettingsCheckOptions): Promise<void> {
   const settings = await readSettings(redis, ['maxmemory-policy', 'appendonly', 'save'], logger);
   if (settings === undefined) return;
 
@@ -44,7 +45,7 @@ export async function checkRedisSettings(redis: Redis, { url, allowEviction, log
  * CONFIG is refused, as managed services that rename or disable it do: the checks are then skipped.
  * A parameter the server does not know is left out of the map.
  */
-async function readSettings(redis: Redis, parameters: string[], logger: Logger): Promise<Map<string, string> | undefined> {
+async function readSettings(redis: RedisClient, parameters: string[], logger: Logger): Promise<Map<string, string> | undefined> {
   const settings = new Map<string, string>();
   try {
     for (const parameter of parameters) {

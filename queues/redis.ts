@@ -1,10 +1,10 @@
 import { createConnection } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Redis } from 'ioredis';
 import { maskUrlCredentials } from '../logging/mask-url-credentials.js';
 import type { Logger } from '../logging/logger.js';
 import { DEFAULT_LOCAL_REDIS_DIR, spawnRedisServer, type SpawnedRedisServer } from './redis-server.js';
 import { RedisUnavailableError } from './redis-unavailable-error.js';
+import { createRedisClient, type RedisClient } from './redis-client.js';
 
 export { RedisUnavailableError } from './redis-unavailable-error.js';
 
@@ -12,7 +12,7 @@ export const LOCAL_REDIS_HOST = '127.0.0.1';
 export const LOCAL_REDIS_PORT = 6379;
 
 export interface RedisConnectionOptions {
-  /** REDIS_URL; when absent, use 127.0.0.1:6379 or spawn redis-server there. */
+  /** REDIS_URL (one server, or `redis+cluster://` seed nodes); when absent, use 127.0.0.1:6379 or spawn redis-server there. */
   url?: string;
   logger: Logger;
   /** Connection attempts before giving up at start-up. */
@@ -25,7 +25,7 @@ export interface RedisConnectionOptions {
 }
 
 export interface RedisConnection {
-  client: Redis;
+  client: RedisClient;
   url: string;
   /** The redis-server troupe started itself, if it had to. */
   spawnedServer: SpawnedRedisServer | undefined;
@@ -77,7 +77,7 @@ export async function connectRedis({
 }
 
 function redisConnection(
-  client: Redis,
+  client: RedisClient,
   url: string,
   spawnedServer: SpawnedRedisServer | undefined,
   logger: Logger,
@@ -98,12 +98,12 @@ function redisConnection(
  * Connects with a bounded number of attempts. Once connected, the client reconnects on its own for
  * as long as the process runs: a Redis restart must not take troupe down.
  */
-async function openRedisClient(url: string, attempts: number, logger: Logger): Promise<Redis> {
+async function openRedisClient(url: string, attempts: number, logger: Logger): Promise<RedisClient> {
   let lastError: unknown;
   for (let attempt = 1; attempt <= attempts; attempt++) {
     let connected = false;
     let connectionError: Error | undefined;
-    const client = new Redis(url, {
+    const client = createRedisClient(url, {
       lazyConnect: true,
       connectTimeout: 2_000,
       // Commands issued in the same tick leave in one write (the gateway's limit checks, readiness).
@@ -129,7 +129,7 @@ async function openRedisClient(url: string, attempts: number, logger: Logger): P
   throw lastError;
 }
 
-async function closeRedisClient(client: Redis): Promise<void> {
+async function closeRedisClient(client: RedisClient): Promise<void> {
   if (client.status === 'end') return;
   // QUIT waits for pending replies, but would wait forever for a server that is already gone.
   let timer: NodeJS.Timeout | undefined;

@@ -9,7 +9,7 @@
  * Followers of streams this process did not post to, or resuming after a Last-Event-ID, use the
  * blocking ReplyReader instead.
  */
-import { Redis } from 'ioredis';
+import { createRedisClient, type RedisClient } from './redis-client.js';
 import { TERMINAL_EVENTS, toEvents, type ReplyEvent } from './reply-stream.js';
 import { compareIds } from './reply-reader.js';
 import { isRedisOutage } from './redis-outage.js';
@@ -30,7 +30,7 @@ interface Follower {
 type Notification = [string, Array<[string, string, string]>];
 
 export class ReplyNotifications {
-  private readonly subscriber: Redis;
+  private readonly subscriber: RedisClient;
   private readonly followers = new Map<string, Set<Follower>>();
   private readonly unclaimed = new Map<string, { at: number; events: ReplyEvent[] }>();
   private subscribedOnce = false;
@@ -40,11 +40,11 @@ export class ReplyNotifications {
   constructor(
     redisUrl: string,
     /** A command connection, for catching up from the stream. */
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     readonly channel: string,
   ) {
     // Named after its channel, so `CLIENT LIST` shows which gateway a subscriber belongs to.
-    this.subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null, connectionName: channel });
+    this.subscriber = createRedisClient(redisUrl, { maxRetriesPerRequest: null, connectionName: channel });
     this.subscriber.on('message', (channel: string, message: string) => {
       if (channel === this.channel) this.deliver(message);
     });

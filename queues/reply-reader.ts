@@ -2,8 +2,12 @@
  * One blocking reader per process for every reply stream its clients follow: a single XREAD over all
  * followed streams, woken with CLIENT UNBLOCK when a new follower arrives, instead of a Redis
  * connection per SSE client.
+ *
+ * On a Redis Cluster one XREAD may only name streams of one slot, so the reader keeps a lane per hash
+ * tag (a partition, see keys.ts): each lane is the same blocking loop on its own connection to the
+ * master serving that slot.
  */
-import { Redis } from 'ioredis';
+import { createRedisClient, isCluster, nodeClient, type RedisClient } from './redis-client.js';
 import { TERMINAL_EVENTS, toEvents, type ReplyEvent } from './reply-stream.js';
 
 interface Follower {
@@ -18,9 +22,60 @@ interface Follower {
 
 const BLOCK_MS = 5_000;
 
+type FollowOptions = { lastId?: string; signal?: AbortSignal; idleTimeoutMs?: number };
+
 export class ReplyReader {
-  private readonly reader: Redis;
-  private readonly control: Redis;
+  private readonly lanes = new Map<string, Promise<ReaderLane>>();
+  private readonly router: RedisClient;
+  private closed = false;
+
+  constructor(private readonly redisUrl: string) {
+    this.router = createRedisClient(redisUrl, { maxRetriesPerRequest: 3 });
+  }
+
+  async *follow(stream: string, options: FollowOptions = {}): AsyncGenerator<ReplyEvent> {
+    const lane = await this.laneOf(stream);
+    yield* lane.follow(stream, options);
+  }
+
+  /** One lane on a single server; on a cluster, the lane of the stream's hash tag, on the master serving its slot. */
+  private laneOf(stream: string): Promise<ReaderLane> {
+    const cluster = isCluster(this.router) ? this.router : undefined;
+    const tag = cluster ? hashTagOf(stream) : '';
+    let lane = this.lanes.get(tag);
+    if (!lane) {
+      lane = (async () => {
+        if (!cluster) return new ReaderLane(createRedisClient(this.redisUrl, { maxRetriesPerRequest: null }), createRedisClient(this.redisUrl, { maxRetriesPerRequest: 3 }));
+        const slot = Number(await cluster.cluster('KEYSLOT', stream));
+        if (cluster.slots[slot] === undefined) await new Promise<void>((resolve) => cluster.refreshSlotsCache(() => resolve()));
+        const master = cluster.slots[slot]?.[0];
+        if (master === undefined) throw new Error(`no Redis Cluster node serves slot ${slot}`);
+        return new ReaderLane(nodeClient(this.redisUrl, master, { maxRetriesPerRequest: null }), nodeClient(this.redisUrl, master, { maxRetriesPerRequest: 3 }));
+      })();
+      lane.catch(() => this.lanes.delete(tag));
+      this.lanes.set(tag, lane);
+    }
+    return lane;
+  }
+
+  async close() {
+    this.closed = true;
+    const lanes = await Promise.allSettled(this.lanes.values());
+    await Promise.all(lanes.map((lane) => (lane.status === 'fulfilled' ? lane.value.close() : undefined)));
+    this.router.disconnect();
+  }
+}
+
+/** What a Redis Cluster hashes of a key: the text of its first non-empty `{…}`, else the whole key. */
+export function hashTagOf(key: string): string {
+  const open = key.indexOf('{');
+  if (open < 0) return key;
+  const close = key.indexOf('}', open + 1);
+  return close > open + 1 ? key.slice(open + 1, close) : key;
+}
+
+/** The blocking loop over the followed streams of one lane. */
+class ReaderLane {
   private readerId?: number;
   private readonly followers = new Map<string, Set<Follower>>();
   private running = false;
@@ -30,9 +85,10 @@ export class ReplyReader {
   private blocked = false;
   private closed = false;
 
-  constructor(redisUrl: string) {
-    this.reader = new Redis(redisUrl, { maxRetriesPerRequest: null });
-    this.control = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
+  constructor(
+    private readonly reader: RedisClient,
+    private readonly control: RedisClient,
+  ) {
     // A reconnect gives the reader a new client id (after a Redis restart, the old one may be another
     // client's, whose blocking command CLIENT UNBLOCK would then cut short). Asked for on 'ready', the
     // id is read before ioredis resends the interrupted XREAD.
@@ -50,7 +106,7 @@ export class ReplyReader {
     });
   }
 
-  async *follow(stream: string, options: { lastId?: string; signal?: AbortSignal; idleTimeoutMs?: number } = {}): AsyncGenerator<ReplyEvent> {
+  async *follow(stream: string, options: FollowOptions): AsyncGenerator<ReplyEvent> {
     const f: Follower = { stream, lastId: options.lastId ?? '0', buffer: [], ended: false };
     let set = this.followers.get(stream);
     if (!set) this.followers.set(stream, (set = new Set()));

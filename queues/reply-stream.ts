@@ -2,7 +2,7 @@
  * Reply streams: one Redis Stream per request. Entries are `{ e: event name, d: JSON data }`; their ids
  * are the SSE ids, so a client resumes with Last-Event-ID. `done` and `error` end a stream.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 
 export const TERMINAL_EVENTS = new Set(['done', 'error']);
 /** Streams are trimmed to about this many entries and expire this long after their last entry. */
@@ -54,16 +54,16 @@ interface ReplyCommands {
  * connection is made, never lazily: a command defined in a tick whose commands ioredis is already
  * auto-pipelining is missing from that pipeline, and ioredis throws (redis/ioredis#1931).
  */
-export function defineReplyCommands(redis: Redis): void {
+export function defineReplyCommands(redis: RedisClient): void {
   redis.defineCommand('troupeAppendReplies', { numberOfKeys: 1, lua: APPEND });
 }
 
-function replyCommands(redis: Redis): Redis & ReplyCommands {
+function replyCommands(redis: RedisClient): RedisClient & ReplyCommands {
   if (!('troupeAppendReplies' in redis)) throw new Error('reply commands are not defined on this Redis connection: call defineReplyCommands when it is made');
-  return redis as Redis & ReplyCommands;
+  return redis as RedisClient & ReplyCommands;
 }
 
-export async function publish(redis: Redis, stream: string, event: string, data: unknown, notify?: string): Promise<string> {
+export async function publish(redis: RedisClient, stream: string, event: string, data: unknown, notify?: string): Promise<string> {
   const [id] = await publishAll(redis, stream, [{ e: event, d: data }], notify);
   return id;
 }
@@ -72,7 +72,7 @@ export async function publish(redis: Redis, stream: string, event: string, data:
  * Appends several events atomically (one round trip; a reader sees them together), and tells the
  * `notify` channel about them (see APPEND_REPLIES_LUA).
  */
-export async function publishAll(redis: Redis, stream: string, events: Array<{ e: string; d: unknown }>, notify?: string): Promise<string[]> {
+export async function publishAll(redis: RedisClient, stream: string, events: Array<{ e: string; d: unknown }>, notify?: string): Promise<string[]> {
   if (events.length === 0) return [];
   return replyCommands(redis).troupeAppendReplies(stream, String(REPLY_STREAM_MAX_LEN), String(REPLY_STREAM_TTL_SECONDS), notify ?? '', ...eventArgs(events));
 }
@@ -96,7 +96,7 @@ export function toEvents(entries: Array<[string, string[]]>): ReplyEvent[] {
  * aborts, or `idleTimeoutMs` passes with nothing new. Uses its own blocking connection.
  */
 export async function* follow(
-  redis: Redis,
+  redis: RedisClient,
   stream: string,
   options: { lastId?: string; signal?: AbortSignal; blockMs?: number; idleTimeoutMs?: number } = {},
 ): AsyncGenerator<ReplyEvent> {
@@ -120,6 +120,6 @@ export async function* follow(
 }
 
 /** Everything a stream holds now (for JSON, non-streaming answers and tests). */
-export async function readAll(redis: Redis, stream: string): Promise<ReplyEvent[]> {
+export async function readAll(redis: RedisClient, stream: string): Promise<ReplyEvent[]> {
   return toEvents((await redis.xrange(stream, '-', '+')) as Array<[string, string[]]>);
 }

@@ -8,8 +8,9 @@
  * at their commit, as after a BullMQ stall.
  */
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import type { LivenessEntry } from './liveness-registry.js';
+import type { QueueName } from './keys.js';
 
 /** Jobs looked at per queue, at most: a bound well above any worker's concurrency. */
 const ACTIVE_SCAN_LIMIT = 10_000;
@@ -46,27 +47,32 @@ export interface ReclaimedJob {
 
 export class Takeover {
   private readonly queues = new Map<string, Queue>();
-  private readonly commands: Redis & TakeoverCommands;
+  private readonly commands: RedisClient & TakeoverCommands;
 
   /** `redis` runs the lookup script; `connection` is what the queues handing jobs back use (BullMQ's). */
   constructor(
-    redis: Redis,
-    private readonly connection: Redis,
+    redis: RedisClient,
+    private readonly connection: RedisClient,
   ) {
     redis.defineCommand('troupeHeldJobs', { numberOfKeys: 1, lua: HELD_JOBS });
-    this.commands = redis as Redis & TakeoverCommands;
+    this.commands = redis as RedisClient & TakeoverCommands;
   }
 
   /** Moves every job the lapsed process still holds back to wait; returns those moved. */
   async reclaim(entry: LivenessEntry): Promise<ReclaimedJob[]> {
-    const workersByQueue = new Map<string, string[]>();
-    for (const { queue, worker } of entry.queues) workersByQueue.set(queue, [...(workersByQueue.get(queue) ?? []), worker]);
+    const workersByQueue = new Map<string, { queue: QueueName; workers: string[] }>();
+    for (const { queue, prefix, worker } of entry.queues) {
+      const key = `${prefix}:${queue}`;
+      const known = workersByQueue.get(key) ?? { queue: { name: queue, prefix }, workers: [] };
+      known.workers.push(worker);
+      workersByQueue.set(key, known);
+    }
     const moves = await Promise.all(
-      [...workersByQueue].map(async ([name, workers]) => {
+      [...workersByQueue.values()].map(async ({ queue: name, workers }) => {
         const queue = this.queue(name);
         const held = await this.commands.troupeHeldJobs(queue.toKey('active'), queue.toKey(''), String(ACTIVE_SCAN_LIMIT), ...workers);
         // Independent moves, sent together: a crashed worker's actors all resume at once.
-        return Promise.all(held.map(async ([jobId, token]) => ((await moveBack(queue, jobId, token)) ? [{ queue: name, jobId }] : [])));
+        return Promise.all(held.map(async ([jobId, token]) => ((await moveBack(queue, jobId, token)) ? [{ queue: name.name, jobId }] : [])));
       }),
     );
     return moves.flat(2);
@@ -76,9 +82,10 @@ export class Takeover {
     await Promise.all([...this.queues.values()].map((q) => q.close()));
   }
 
-  private queue(name: string): Queue {
-    let queue = this.queues.get(name);
-    if (!queue) this.queues.set(name, (queue = new Queue(name, { connection: this.connection })));
+  private queue({ name, prefix }: QueueName): Queue {
+    const key = `${prefix}:${name}`;
+    let queue = this.queues.get(key);
+    if (!queue) this.queues.set(key, (queue = new Queue(name, { connection: this.connection, prefix })));
     return queue;
   }
 }

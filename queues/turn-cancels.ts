@@ -6,7 +6,7 @@
  * Broadcast rather than routed because the running turn's worker is not recorded anywhere,
  * and cancels are rare next to messages.
  */
-import { Redis } from 'ioredis';
+import { createRedisClient, type RedisClient } from './redis-client.js';
 import { refKey, type ActorRef } from './envelope.js';
 import type { RedisNames } from './keys.js';
 
@@ -27,15 +27,15 @@ interface RunningTurn {
 
 /** The worker side: hears cancels, aborts the turns they name. */
 export class TurnCancels {
-  private readonly subscriber: Redis;
+  private readonly subscriber: RedisClient;
   private readonly running = new Map<string, RunningTurn>();
 
   constructor(
     redisUrl: string,
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly names: RedisNames,
   ) {
-    this.subscriber = new Redis(redisUrl, { maxRetriesPerRequest: null, connectionName: names.cancelChannel() });
+    this.subscriber = createRedisClient(redisUrl, { maxRetriesPerRequest: null, connectionName: names.cancelChannel() });
     this.subscriber.on('message', (_channel: string, raw: string) => this.heard(raw));
     this.subscriber.subscribe(names.cancelChannel()).catch(() => undefined);
   }
@@ -81,7 +81,7 @@ export class TurnCancels {
 }
 
 /** The gateway side: records and broadcasts a cancel of `ref`'s turns created up to now. */
-export async function cancelTurns(redis: Redis, names: RedisNames, ref: ActorRef, at = Date.now()): Promise<void> {
+export async function cancelTurns(redis: RedisClient, names: RedisNames, ref: ActorRef, at = Date.now()): Promise<void> {
   await redis.set(names.cancelled(ref), String(at), 'EX', CANCEL_TTL_SECONDS);
   await redis.publish(names.cancelChannel(), JSON.stringify({ actor: refKey(ref), at }));
 }

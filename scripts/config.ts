@@ -6,6 +6,8 @@ import { kindLimitsVariable } from '../gateway/kind-limits.js';
 import { DEFAULT_SEND_BUFFER_CAP_BYTES } from '../gateway/send-buffer-cap.js';
 import { LOG_LEVELS, type LogLevel } from '../logging/logger.js';
 import { maskUrlCredentials } from '../logging/mask-url-credentials.js';
+import { DEFAULT_PARTITIONS, MAX_PARTITIONS } from '../queues/keys.js';
+import { clusterUrl, isClusterUrl, redisTarget } from '../queues/redis-client.js';
 
 
 const NODE_ENVS = ['development', 'production', 'test'] as const;
@@ -89,6 +91,16 @@ const MONGODB_DB_NAME = /^[^/\\. "$*<>:|?]{1,63}$/;
  * Every environment variable troupe reads, in one schema. Values arrive as strings; an empty
  * string counts as unset so that `REDIS_URL=` in a shell or compose file means "use the default".
  */
+/** One Redis server's URL, or a cluster's (see queues/redis-client.ts). */
+function isRedisUrl(value: string): boolean {
+  try {
+    if (isClusterUrl(value)) return redisTarget(value).kind === 'cluster';
+    return /^rediss?:$/.test(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}
+
 /** A comma-separated list of domains, lowercased; empty when unset. */
 const domainList = (value: string | undefined): string[] => (value ?? '').split(',').map((d) => d.trim().toLowerCase()).filter(Boolean);
 
@@ -98,8 +110,16 @@ export const configSchema = z
     PORT: portNumber().default(8080),
     HOST: z.string().trim().min(1, { error: 'a host name or IP address' }).default('127.0.0.1'),
     REDIS_URL: z
-      .url({ protocol: /^rediss?$/, error: 'a redis:// or rediss:// URL (e.g. redis://127.0.0.1:6379)' })
+      .string()
+      .refine(isRedisUrl, { error: 'a redis:// or rediss:// URL (e.g. redis://127.0.0.1:6379), or redis+cluster://host:port,host:port,… for a Redis Cluster' })
       .optional(),
+    REDIS_CLUSTER_NODES: z
+      .string()
+      .regex(/^[^\s,:/@]+:\d{1,5}(,[^\s,:/@]+:\d{1,5})*$/, { error: 'host:port of each seed node, comma-separated (e.g. 10.0.0.1:7000,10.0.0.2:7000)' })
+      .optional(),
+    REDIS_PARTITIONS: positiveInteger()
+      .pipe(z.number().max(MAX_PARTITIONS, { error: `at most ${MAX_PARTITIONS}` }))
+      .default(DEFAULT_PARTITIONS),
     REDIS_PREFIX: z
       .string()
       .regex(/^[A-Za-z0-9_.-]{1,40}$/, { error: 'a key prefix of 1-40 letters, digits, _ . or -' })
@@ -179,6 +199,11 @@ export const configSchema = z
     }
   })
   .superRefine((env, ctx) => {
+    if (env.REDIS_URL !== undefined && env.REDIS_CLUSTER_NODES !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['REDIS_CLUSTER_NODES'], input: env.REDIS_CLUSTER_NODES, message: 'set either REDIS_URL or REDIS_CLUSTER_NODES, not both' });
+    }
+  })
+  .superRefine((env, ctx) => {
     // Three renewals per TTL: one late or lost renewal must not let a live worker's key lapse.
     if (env.LIVENESS_RENEW_MS * 3 > env.LIVENESS_TTL_MS) {
       ctx.addIssue({ code: 'custom', path: ['LIVENESS_RENEW_MS'], input: env.LIVENESS_RENEW_MS, message: `at most a third of LIVENESS_TTL_MS (${env.LIVENESS_TTL_MS})` });
@@ -197,7 +222,14 @@ export const configSchema = z
     /** SSE_SEND_BUFFER_CAP: what an SSE response may hold for a client that does not read before it is dropped. */
     sse: { sendBufferCapBytes: env.SSE_SEND_BUFFER_CAP },
     /** localDataDir: where a redis-server troupe spawns keeps its AOF; allowEviction: warn instead of refusing a Redis that may evict keys. */
-    redis: { url: env.REDIS_URL, prefix: env.REDIS_PREFIX, localDataDir: env.REDIS_DATA_DIR, allowEviction: env.TROUPE_ALLOW_EVICTION },
+    /** partitions: how actors are spread over hash tags (a Redis Cluster's slots); every process of a deployment must agree. */
+    redis: {
+      url: env.REDIS_URL ?? (env.REDIS_CLUSTER_NODES === undefined ? undefined : clusterUrl(env.REDIS_CLUSTER_NODES)),
+      prefix: env.REDIS_PREFIX,
+      partitions: env.REDIS_PARTITIONS,
+      localDataDir: env.REDIS_DATA_DIR,
+      allowEviction: env.TROUPE_ALLOW_EVICTION,
+    },
     mongo: {
       uri: env.MONGODB_URI,
       dbName: env.MONGODB_DB,
@@ -270,7 +302,7 @@ export const configSchema = z
 export type Config = z.output<typeof configSchema>;
 export type ConfigVariable = keyof z.input<typeof configSchema>;
 
-const SECRET_BEARING: ReadonlySet<string> = new Set(['SMTP_URL', 'REDIS_URL', 'MONGODB_URI', 'GATEWAY_URL', 'COACH_MCP_URL', 'EMBEDDINGS_BASE_URL', ...LLM_URL_VARIABLES]);
+const SECRET_BEARING: ReadonlySet<string> = new Set(['SMTP_URL', 'REDIS_URL', 'REDIS_CLUSTER_NODES', 'MONGODB_URI', 'GATEWAY_URL', 'COACH_MCP_URL', 'EMBEDDINGS_BASE_URL', ...LLM_URL_VARIABLES]);
 /** Variables that are secrets as a whole: never echoed, even when invalid. */
 const SECRET: ReadonlySet<string> = new Set(['METRICS_TOKEN', 'COACH_MCP_HEADER', 'EMBEDDINGS_API_KEY', 'MAILGUN_SIGNING_KEY', 'MAIL_WEBHOOK_SECRET', ...LLM_SECRET_VARIABLES]);
 

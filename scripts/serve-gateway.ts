@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../queues/redis-client.js';
 import type { Connection } from 'mongoose';
 import type { ActorClient } from '../actors/runtime/client.js';
 import type { AnyKind } from '../actors/runtime/contract.js';
@@ -29,7 +29,7 @@ import type { Logger } from '../logging/logger.js';
 export interface ServeGatewayDeps {
   config: Config;
   logger: Logger;
-  redis: Redis;
+  redis: RedisClient;
   redisUrl: string;
   mongo: Connection;
   kinds: AnyKind[];

@@ -3,7 +3,7 @@
  * exactly once (a unique item per message), and progress is published to the batch's event stream.
  */
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../queues/redis-client.js';
 import { Types, type Connection, type Model } from 'mongoose';
 import type { RedisNames } from '../../queues/keys.js';
 import { publish } from '../../queues/reply-stream.js';
@@ -38,7 +38,7 @@ export class Batches {
 
   constructor(
     connection: Connection,
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly names: RedisNames,
   ) {
     ({ batches: this.batches, items: this.items } = batchModels(connection));

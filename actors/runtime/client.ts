@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import { createRedisClient, type RedisClient } from '../../queues/redis-client.js';
 import type { Connection, Model } from 'mongoose';
 import { envelope, refKey, type ActorRef, type Lease } from '../../queues/envelope.js';
 import { hop, type Hop } from '../../queues/hop-trace.js';
@@ -69,8 +69,8 @@ export const OWNERS_KEPT = 100_000;
 
 export class ActorClient {
   private readonly kindsByName: Map<string, AnyKind>;
-  private readonly redis: Redis;
-  private readonly queueConnection: Redis;
+  private readonly redis: RedisClient;
+  private readonly queueConnection: RedisClient;
   private readonly mailboxes: Mailboxes;
   private readonly serviceQueues = new Map<string, Queue>();
   private readonly actors: Model<ActorRecord>;
@@ -89,8 +89,8 @@ export class ActorClient {
     readonly names: RedisNames = new RedisNames(),
   ) {
     this.kindsByName = new Map(kinds.map((k) => [k.kind, k]));
-    this.redis = new Redis(redisUrl, { maxRetriesPerRequest: 3, enableAutoPipelining: true });
-    this.queueConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    this.redis = createRedisClient(redisUrl, { maxRetriesPerRequest: 3, enableAutoPipelining: true });
+    this.queueConnection = createRedisClient(redisUrl, { maxRetriesPerRequest: null });
     this.mailboxes = new Mailboxes(this.redis, this.queueConnection, names);
     this.actors = actorRecords(mongo);
     this.batches = new Batches(mongo, this.redis, names);
@@ -108,7 +108,10 @@ export class ActorClient {
 
   private serviceQueue(kind: string): Queue {
     let q = this.serviceQueues.get(kind);
-    if (!q) this.serviceQueues.set(kind, (q = new Queue(this.names.serviceQueue(kind), { connection: this.queueConnection })));
+    if (!q) {
+      const { name, prefix } = this.names.serviceQueue(kind);
+      this.serviceQueues.set(kind, (q = new Queue(name, { connection: this.queueConnection, prefix })));
+    }
     return q;
   }
 
@@ -197,7 +200,8 @@ export class ActorClient {
         throw new RuntimeError('conflict', `${input.actor.kind} ${input.actor.id} is busy with an earlier message`);
       }
     }
-    const messageId = randomUUID();
+    // A reply stream lives in its actor's partition, beside the mailbox the turn finishes in.
+    const messageId = kind.stateful ? this.names.messageId(input.actor) : randomUUID();
     if (input.idempotencyKey) {
       const won = await this.redis.set(this.names.idempotency(input.ownerId, input.idempotencyKey), messageId, 'EX', IDEMPOTENCY_TTL_SECONDS, 'NX');
       if (won !== 'OK') {
@@ -324,9 +328,16 @@ export class ActorClient {
   async queueStats(): Promise<Record<string, QueueStats>> {
     const out: Record<string, QueueStats> = {};
     for (const kind of this.kindsByName.values()) {
-      const queue = kind.stateful ? this.mailboxes.drainQueue(kind.kind) : this.serviceQueue(kind.kind);
-      const [jobs, [oldest]] = await Promise.all([queue.getJobCounts('waiting', 'active', 'delayed', 'failed'), queue.getJobs(['waiting'], 0, 0, true)]);
-      out[kind.kind] = { jobs, oldestWaitingAt: oldest?.timestamp ?? null };
+      // A stateful kind's drain jobs are spread over one queue per partition: summed here.
+      const queues = kind.stateful ? this.names.allPartitions().map((p) => this.mailboxes.drainQueue(kind.kind, p)) : [this.serviceQueue(kind.kind)];
+      const each = await Promise.all(queues.map((queue) => Promise.all([queue.getJobCounts('waiting', 'active', 'delayed', 'failed'), queue.getJobs(['waiting'], 0, 0, true)])));
+      const jobs: Record<string, number> = {};
+      let oldestWaitingAt: number | null = null;
+      for (const [counts, [oldest]] of each) {
+        for (const [state, n] of Object.entries(counts)) jobs[state] = (jobs[state] ?? 0) + n;
+        if (oldest && (oldestWaitingAt === null || oldest.timestamp < oldestWaitingAt)) oldestWaitingAt = oldest.timestamp;
+      }
+      out[kind.kind] = { jobs, oldestWaitingAt };
     }
     return out;
   }

@@ -17,7 +17,7 @@
  * MongoDB out of reach: the fence, the turn and the commit are retried (store-outage.ts); past the bound
  * the waiting clients are told `store_unavailable` and the messages stay queued for the next drain.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../queues/redis-client.js';
 import { Envelope, refKey, type ActorRef } from '../../queues/envelope.js';
 import type { RedisNames } from '../../queues/keys.js';
 import type { MailboxEntry, Mailboxes, Wakeable } from '../../queues/mailbox.js';
@@ -34,7 +34,7 @@ import { OutageNotices } from './outage-notices.js';
 import { hop, type Hop } from '../../queues/hop-trace.js';
 
 export interface DrainDeps {
-  redis: Redis;
+  redis: RedisClient;
   names: RedisNames;
   mailboxes: Mailboxes;
   store: ActorStore;
@@ -269,7 +269,7 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
     });
     const notice = env && noticed.get(env.messageId);
     const withdrawn = notice ? notices.withdraw(ref, env!.messageId, notice) : undefined;
-    const [more] = await Promise.all([finishing, effects.perform(others), withdrawn]);
+    const [more] = await Promise.all([finishing, effects.perform(others, ref), withdrawn]);
     if (entries.length === 0) entries = more;
     // Not awaited: losing the marker only means the (idempotent) effects are performed again.
     if (others.length) redis.set(deps.names.outboxDone(ref), entry.entryId, 'EX', OUTBOX_MARK_TTL_SECONDS).catch(() => undefined);
@@ -341,7 +341,7 @@ async function fence(ref: ActorRef, _id: string, deps: DrainDeps): Promise<Resid
   const outboxDone = deps.names.outboxDone(ref);
   const done = record.outbox?.length ? await deps.redis.get(outboxDone) : record.appliedSeq;
   if (done !== record.appliedSeq) {
-    await deps.effects.perform(record.outbox);
+    await deps.effects.perform(record.outbox, ref);
     await deps.redis.set(outboxDone, record.appliedSeq, 'EX', OUTBOX_MARK_TTL_SECONDS);
   }
   return { epoch: record.epoch, appliedSeq: record.appliedSeq, state: record.state, ownerId: record.ownerId };
@@ -349,7 +349,7 @@ async function fence(ref: ActorRef, _id: string, deps: DrainDeps): Promise<Resid
 
 /** The first reply's final events if this message was applied before, else null. */
 async function appliedBefore(entry: MailboxEntry, env: Envelope, deps: DrainDeps): Promise<StoredEvent[] | null> {
-  const raw = entry.appliedChecked ? entry.applied : await deps.redis.get(deps.names.applied(env.messageId));
+  const raw = entry.appliedChecked ? entry.applied : await deps.redis.get(deps.names.applied(env.actor, env.messageId));
   return raw === null ? null : (safeJson(raw) as StoredEvent[]);
 }
 

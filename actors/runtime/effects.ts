@@ -1,7 +1,7 @@
 /** Performs what turns ask for: live events now, committed effects (outbox) after the commit. */
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { Envelope } from '../../queues/envelope.js';
+import type { RedisClient } from '../../queues/redis-client.js';
+import { Envelope, type ActorRef } from '../../queues/envelope.js';
 import type { Mailboxes } from '../../queues/mailbox.js';
 import { publishAll } from '../../queues/reply-stream.js';
 import type { OutboxItem } from '../../models/actor-record.js';
@@ -18,7 +18,7 @@ export class Effects {
   private scheduled = false;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly mailboxes: Mailboxes,
     private readonly scheduleQueue: Queue,
     private readonly batches: Batches,
@@ -62,12 +62,15 @@ export class Effects {
     return this.pending.size ? this.flushPending() : this.flushing;
   }
 
-  /** Performs a committed turn's effects; they are independent of each other, so they go out together. */
-  async perform(items: OutboxItem[]): Promise<void> {
-    await Promise.all(items.map((item) => this.performOne(item)));
+  /**
+   * Performs a committed turn's effects; they are independent of each other, so they go out together.
+   * `actor`: whose turn it was (its applied markers live in its partition).
+   */
+  async perform(items: OutboxItem[], actor?: ActorRef): Promise<void> {
+    await Promise.all(items.map((item) => this.performOne(item, actor)));
   }
 
-  private async performOne(item: OutboxItem): Promise<void> {
+  private async performOne(item: OutboxItem, actor: ActorRef | undefined): Promise<void> {
     switch (item.kind) {
       case 'publish':
         await publishAll(this.redis, item.stream, item.events, item.notify);
@@ -81,7 +84,8 @@ export class Effects {
         return;
       }
       case 'applied':
-        await this.redis.set(this.names.applied(item.messageId), JSON.stringify(item.events), 'EX', APPLIED_TTL_SECONDS);
+        if (!actor) throw new Error(`applied marker of ${item.messageId} performed outside its actor's turn`);
+        await this.redis.set(this.names.applied(actor, item.messageId), JSON.stringify(item.events), 'EX', APPLIED_TTL_SECONDS);
         return;
       case 'release':
         await this.redis.zrem(item.lease.key, item.lease.id);

@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from './contract.js';
 import type { LivenessEntry } from '../../queues/liveness-registry.js';
+import { redisTarget } from '../../queues/redis-client.js';
 
 /** How fast a crashed worker's actors are taken over (LIVENESS_TTL_MS, LIVENESS_RENEW_MS, TAKEOVER_CHECK_MS). */
 export interface TakeoverSettings {
@@ -44,10 +45,14 @@ type BeatMessage = { kind: 'beating' } | { kind: 'failing'; error: string } | { 
 
 const BEAT_THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { Redis } = require(workerData.ioredis);
-const { redisUrl, workerId, aliveKey, registryKey, entry, ttlMs, renewMs } = workerData;
+const { Redis, Cluster } = require(workerData.ioredis);
+const { redisUrl, target, workerId, aliveKey, registryKey, entry, ttlMs, renewMs } = workerData;
 // No offline queue: a renewal that cannot go now is worthless later.
-const redis = new Redis(redisUrl, { maxRetriesPerRequest: 0, enableOfflineQueue: false, connectionName: 'troupe-liveness' });
+const nodeOptions = { maxRetriesPerRequest: 0, connectionName: 'troupe-liveness' };
+const redis =
+  target.kind === 'cluster'
+    ? new Cluster(target.nodes, { enableOfflineQueue: false, scaleReads: 'master', redisOptions: { ...nodeOptions, username: target.username, password: target.password, tls: target.tls ? {} : undefined } })
+    : new Redis(redisUrl, { ...nodeOptions, enableOfflineQueue: false });
 redis.on('error', () => undefined);
 let failing = false;
 let first = true;
@@ -109,7 +114,7 @@ export class LivenessBeat {
     const { redisUrl, aliveKey, registryKey, entry, ttlMs, renewMs } = this.options;
     const thread = new Worker(BEAT_THREAD, {
       eval: true,
-      workerData: { redisUrl, workerId, aliveKey, registryKey, entry: JSON.stringify(entry), ttlMs, renewMs, ioredis: createRequire(import.meta.url).resolve('ioredis') },
+      workerData: { redisUrl, target: redisTarget(redisUrl), workerId, aliveKey, registryKey, entry: JSON.stringify(entry), ttlMs, renewMs, ioredis: createRequire(import.meta.url).resolve('ioredis') },
     });
     // The thread never keeps the process alive: the workers' own connections do, until close.
     thread.unref();

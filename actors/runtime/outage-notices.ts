@@ -5,7 +5,7 @@
  * stream, so whoever reads that stream afterwards from the start (a retry with the same
  * Idempotency-Key, a follower resuming) finds the answer rather than an outage that is over.
  */
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../queues/redis-client.js';
 import { Envelope, type ActorRef } from '../../queues/envelope.js';
 import type { RedisNames } from '../../queues/keys.js';
 import { publishAll, REPLY_STREAM_TTL_SECONDS } from '../../queues/reply-stream.js';
@@ -22,7 +22,7 @@ const TOLD_PER_GIVE_UP = 1_000;
 
 export class OutageNotices {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly names: RedisNames,
   ) {}
 

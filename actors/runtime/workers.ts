@@ -7,7 +7,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
-import { Redis } from 'ioredis';
+import { createRedisClient, scanKeys, type RedisClient } from '../../queues/redis-client.js';
 import type { Connection } from 'mongoose';
 import { ActorRef, Envelope } from '../../queues/envelope.js';
 import { RedisNames } from '../../queues/keys.js';
@@ -55,7 +55,7 @@ export interface WorkerOptions {
   gateTimeoutMs?: number | null;
   /** MAIL_* settings; default: local delivery on troupe.local. */
   mail?: MailSettings;
-  /** Concurrent drains per actor kind in this process. */
+  /** Concurrent drains per actor kind in this process, shared out over its partitions (see partitionConcurrency). */
   actorConcurrency?: number;
   /** How long an emptied drain waits for the next message (default DRAIN_LINGER_MS; 0: never). */
   drainLingerMs?: number;
@@ -77,7 +77,7 @@ export interface RunningWorkers {
 
 const NO_MCP_ENDPOINT: McpEndpoint = { url: () => undefined, headersFor: async () => ({}) };
 
-const bullConnection = (url: string) => new Redis(url, { maxRetriesPerRequest: null });
+const bullConnection = (url: string) => createRedisClient(url, { maxRetriesPerRequest: null });
 
 export async function startWorkers(options: WorkerOptions): Promise<RunningWorkers> {
   const { logger, kinds } = options;
@@ -85,10 +85,10 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   const names = options.names ?? new RedisNames();
   const id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   // Auto-pipelining sends the commands issued in one tick as one write.
-  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 3, enableAutoPipelining: true });
+  const redis = createRedisClient(options.redisUrl, { maxRetriesPerRequest: 3, enableAutoPipelining: true });
   const queueConnection = bullConnection(options.redisUrl);
   const mailboxes = new Mailboxes(redis, queueConnection, names);
-  const scheduleQueue = new Queue(names.scheduleQueue(), { connection: queueConnection });
+  const scheduleQueue = new Queue(names.scheduleQueue().name, { connection: queueConnection, prefix: names.scheduleQueue().prefix });
   const batches = new Batches(options.mongo, redis, names);
   const store = new ActorStore(actorRecords(options.mongo));
   const residents = new ResidentActors();
@@ -110,7 +110,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   const stopping = new JobSignals();
   const shutdown = new JobSignals();
   const workers: Worker[] = [];
-  const connections: Redis[] = [redis, queueConnection];
+  const connections: RedisClient[] = [redis, queueConnection];
 
   const workerOptions = () => {
     const connection = bullConnection(options.redisUrl);
@@ -128,49 +128,57 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   for (const kind of kinds) {
     if (kind.stateful) {
       const actorKind = kind as ActorKind<unknown>;
-      const concurrency = options.actorConcurrency ?? settings.DEFAULT_ACTOR_CONCURRENCY;
-      const linger = {
-        wakeups,
-        ms: options.drainLingerMs ?? settings.DRAIN_LINGER_MS,
-        drainerTtlMs: settings.DRAINER_TTL_MS,
-        allowed: () => (running.get(kind.kind) ?? 0) < concurrency,
-      };
-      const worker = new Worker(
-        names.actorQueue(kind.kind),
-        async (job: Job) => {
-          const ref = ActorRef.parse(job.data);
-          const effects = new Effects(redis, mailboxes, scheduleQueue, batches, names);
-          running.set(kind.kind, (running.get(kind.kind) ?? 0) + 1);
-          let result;
-          try {
-            result = await stopping.run((stoppingSignal) =>
-              shutdown.run((signal) =>
-                drainActor(actorKind, ref, { redis, names, mailboxes, store, effects, logger, resources, cancels, residents, linger, observer, storeOutage, signal, stopping: stoppingSignal }),
-              ),
-            );
-          } finally {
-            running.set(kind.kind, (running.get(kind.kind) ?? 1) - 1);
-          }
-          // Handed back on shutdown (the mailbox still holds the rest, another worker drains it), or to a
-          // drain that fences afresh after this process's copy of the actor proved stale.
-          if (result === 'interrupted' || result === 'stale') await mailboxes.requestDrain(ref);
-          return result;
-        },
-        { ...workerOptions(), concurrency },
-      );
-      workers.push(worker);
+      // The kind's drain slots are shared out over its partitions' queues (one BullMQ worker each).
+      const concurrency = partitionConcurrency(options.actorConcurrency ?? settings.DEFAULT_ACTOR_CONCURRENCY, names.partitions);
+      const shared = workerOptions();
+      for (const partition of names.allPartitions()) {
+        const queue = names.actorQueue(kind.kind, partition);
+        const linger = {
+          wakeups,
+          ms: options.drainLingerMs ?? settings.DRAIN_LINGER_MS,
+          drainerTtlMs: settings.DRAINER_TTL_MS,
+          allowed: () => (running.get(queue.name) ?? 0) < concurrency,
+        };
+        const worker = new Worker(
+          queue.name,
+          async (job: Job) => {
+            const ref = ActorRef.parse(job.data);
+            const effects = new Effects(redis, mailboxes, scheduleQueue, batches, names);
+            running.set(queue.name, (running.get(queue.name) ?? 0) + 1);
+            let result;
+            try {
+              result = await stopping.run((stoppingSignal) =>
+                shutdown.run((signal) =>
+                  drainActor(actorKind, ref, { redis, names, mailboxes, store, effects, logger, resources, cancels, residents, linger, observer, storeOutage, signal, stopping: stoppingSignal }),
+                ),
+              );
+            } finally {
+              running.set(queue.name, (running.get(queue.name) ?? 1) - 1);
+            }
+            // Handed back on shutdown (the mailbox still holds the rest, another worker drains it), or to a
+            // drain that fences afresh after this process's copy of the actor proved stale.
+            if (result === 'interrupted' || result === 'stale') await mailboxes.requestDrain(ref);
+            return result;
+          },
+          { ...shared, prefix: queue.prefix, concurrency },
+        );
+        workers.push(worker);
+      }
     } else {
       const service = kind as ServiceKind;
       const effects = new Effects(redis, mailboxes, scheduleQueue, batches, names);
-      const worker = new Worker(names.serviceQueue(kind.kind), (job: Job) => shutdown.run((signal) => runService(service, job, { effects, redis, logger, resources, observer, storeOutage, signal })), {
+      const queue = names.serviceQueue(kind.kind);
+      const worker = new Worker(queue.name, (job: Job) => shutdown.run((signal) => runService(service, job, { effects, redis, logger, resources, observer, storeOutage, signal })), {
         ...workerOptions(),
+        prefix: queue.prefix,
         concurrency: service.concurrency ?? settings.DEFAULT_SERVICE_CONCURRENCY,
       });
       workers.push(worker);
     }
   }
+  const schedule = names.scheduleQueue();
   workers.push(
-    new Worker(names.scheduleQueue(), async (job: Job) => mailboxes.post(Envelope.parse(job.data)), { ...workerOptions(), concurrency: 10 }),
+    new Worker(schedule.name, async (job: Job) => mailboxes.post(Envelope.parse(job.data)), { ...workerOptions(), prefix: schedule.prefix, concurrency: 10 }),
   );
   for (const w of workers) w.on('error', (err) => logger.error({ err, queue: w.name }, 'worker error'));
 
@@ -181,7 +189,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     workerId: id,
     aliveKey: names.alive(id),
     registryKey: names.liveness(),
-    entry: { queues: workers.map((w) => ({ queue: w.name, worker: w.id })) },
+    entry: { queues: workers.map((w) => ({ queue: w.name, prefix: w.opts.prefix ?? 'bull', worker: w.id })) },
     ttlMs: takeoverSettings.livenessTtlMs,
     renewMs: takeoverSettings.livenessRenewMs,
     logger,
@@ -197,7 +205,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
     await Promise.all(kinds.map((k) => redis.hset(names.workers(k.kind), id, String(now))));
     // Workers that died without saying goodbye (kill -9) are forgotten after a while.
     await Promise.all(kinds.map((k) => forgetDeadWorkers(redis, names.workers(k.kind), now)));
-    await recoverOrphanMailboxes(mailboxes, kinds, now - heartbeatMs);
+    await recoverOrphanMailboxes(mailboxes, kinds, names, now - heartbeatMs);
   };
   await heartbeat();
   await sweepMailboxes(redis, mailboxes, kinds, names);
@@ -235,7 +243,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
 
 interface ServiceRun {
   effects: Effects;
-  redis: Redis;
+  redis: RedisClient;
   logger: Logger;
   resources: ActorResources;
   observer: RuntimeObserver;
@@ -305,50 +313,54 @@ const RECOVERY_PAGE = 500;
  * that just noted one is adding its job right now). The set holds only mailboxes that may still have
  * messages, so this costs what is pending, not what Redis holds.
  */
-async function recoverOrphanMailboxes(mailboxes: Mailboxes, kinds: AnyKind[], before: number) {
+async function recoverOrphanMailboxes(mailboxes: Mailboxes, kinds: AnyKind[], names: RedisNames, before: number) {
   for (const kind of kinds) {
     if (!kind.stateful) continue;
-    let offset = 0;
-    for (;;) {
-      const ids = await mailboxes.awaitingDrainSince(kind.kind, before, offset, RECOVERY_PAGE);
-      for (const id of ids) {
-        const actor = { kind: kind.kind, id };
-        if (await mailboxes.forgetIfEmpty(actor)) continue;
-        offset += 1;
-        await mailboxes.requestDrain(actor);
+    for (const partition of names.allPartitions()) {
+      let offset = 0;
+      for (;;) {
+        const ids = await mailboxes.awaitingDrainSince(kind.kind, partition, before, offset, RECOVERY_PAGE);
+        for (const id of ids) {
+          const actor = { kind: kind.kind, id };
+          if (await mailboxes.forgetIfEmpty(actor)) continue;
+          offset += 1;
+          await mailboxes.requestDrain(actor);
+        }
+        if (ids.length < RECOVERY_PAGE) break;
       }
-      if (ids.length < RECOVERY_PAGE) break;
     }
   }
 }
 
 /**
  * Once, when a worker starts: mailboxes left by a version of troupe that did not note actors awaiting a
- * drain, or by a Redis restored from elsewhere. A full key scan, which is why it is not a heartbeat's.
+ * drain, or by a Redis restored from elsewhere. A full key scan (of every master, on a cluster), which
+ * is why it is not a heartbeat's.
  */
-async function sweepMailboxes(redis: Redis, mailboxes: Mailboxes, kinds: AnyKind[], names: RedisNames) {
+async function sweepMailboxes(redis: RedisClient, mailboxes: Mailboxes, kinds: AnyKind[], names: RedisNames) {
   for (const kind of kinds) {
     if (!kind.stateful) continue;
-    let cursor = '0';
-    do {
-      const [next, found] = await redis.scan(cursor, 'MATCH', names.mailboxPattern(kind.kind), 'COUNT', 1000);
-      cursor = next;
-      for (const key of found) {
-        if ((await redis.xlen(key)) === 0) continue;
-        await mailboxes.requestDrain({ kind: kind.kind, id: key.slice(names.mailboxPattern(kind.kind).length - 1) });
+    for await (const keys of scanKeys(redis, names.mailboxPattern(kind.kind))) {
+      for (const key of keys) {
+        const actor = names.actorOfMailbox(key, kind.kind);
+        if (!actor || (await redis.xlen(key)) === 0) continue;
+        await mailboxes.requestDrain(actor);
       }
-    } while (cursor !== '0');
+    }
   }
 }
 
-async function forgetDeadWorkers(redis: Redis, key: string, now: number) {
+/** Each partition's share of a kind's drain slots (at least one). */
+export const partitionConcurrency = (kindConcurrency: number, partitions: number): number => Math.max(1, Math.ceil(kindConcurrency / partitions));
+
+async function forgetDeadWorkers(redis: RedisClient, key: string, now: number) {
   const all = await redis.hgetall(key);
   const dead = Object.entries(all).filter(([, seen]) => now - Number(seen) > settings.WORKER_TTL_MS * 20).map(([workerId]) => workerId);
   if (dead.length) await redis.hdel(key, ...dead);
 }
 
 /** Worker ids per kind seen within WORKER_TTL_MS (for /readyz). */
-export async function liveWorkers(redis: Redis, names: RedisNames, kind: string, now = Date.now()): Promise<string[]> {
+export async function liveWorkers(redis: RedisClient, names: RedisNames, kind: string, now = Date.now()): Promise<string[]> {
   const all = await redis.hgetall(names.workers(kind));
   return Object.entries(all)
     .filter(([, seen]) => now - Number(seen) < settings.WORKER_TTL_MS)

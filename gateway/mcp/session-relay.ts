@@ -6,7 +6,7 @@
  * how many subscribers got it: 0 means no process holds the session (it ended, or never existed),
  * which becomes a 404.
  */
-import { Redis } from 'ioredis';
+import { createRedisClient, type RedisClient } from '../../queues/redis-client.js';
 import { z } from 'zod';
 import type { Logger } from '../../actors/runtime/contract.js';
 import type { RedisNames } from '../../queues/keys.js';
@@ -16,8 +16,8 @@ export const RelayedMessage = z.object({ userId: z.string().min(1), message: z.u
 export type RelayedMessage = z.infer<typeof RelayedMessage>;
 
 export class SessionRelay {
-  private readonly subscriber: Redis;
-  private readonly publisher: Redis;
+  private readonly subscriber: RedisClient;
+  private readonly publisher: RedisClient;
   private readonly holders = new Map<string, (relayed: RelayedMessage) => void>();
 
   constructor(
@@ -26,10 +26,10 @@ export class SessionRelay {
     private readonly logger: Logger,
   ) {
     // A connection in subscriber mode can issue no other command, hence two.
-    this.subscriber = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
-    this.publisher = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
+    this.subscriber = createRedisClient(redisUrl, { maxRetriesPerRequest: 3 });
+    this.publisher = createRedisClient(redisUrl, { maxRetriesPerRequest: 3 });
     for (const connection of [this.subscriber, this.publisher]) {
-      connection.on('error', (err) => this.logger.warn({ err }, 'MCP session relay: Redis connection error'));
+      connection.on('error', (err) => this.logger.warn({ err }, 'MCP session relay: RedisClient connection error'));
     }
     this.subscriber.on('message', (channel: string, raw: string) => this.receive(channel, raw));
   }

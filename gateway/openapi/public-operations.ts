@@ -32,7 +32,7 @@ function operationsRoutes(components: SchemaComponents): DocumentedRoute[] {
       path: '/readyz',
       operation: {
         tags: [OPERATIONS],
-        summary: 'Readiness: Redis, MongoDB and a worker for every kind answer',
+        summary: 'Readiness: RedisClient, MongoDB and a worker for every kind answer',
         description: 'Each check is bounded by a 2 s timeout.',
         security: PUBLIC,
         responses: { 200: jsonResponse('Ready', components.named('Readiness', Readiness)), 503: jsonResponse('Not ready: `errors` says why', components.named('Readiness', Readiness)) },

@@ -13,7 +13,8 @@ import { Redis } from 'ioredis';
 import mongoose from 'mongoose';
 import type { Logger } from '../../logging/logger.js';
 import { ACTORS_COLLECTION, violationsKey } from './naive-peer/contract.js';
-import { benchScript, deleteKeysMatching, type BenchProcess } from './troupe-processes.js';
+import { benchScript, type BenchProcess } from './troupe-processes.js';
+import { deleteMatchingKeys } from '../../queues/redis-client.js';
 
 export interface NaivePeerOptions {
   redisUrl: string;
@@ -81,7 +82,7 @@ export async function startNaivePeer(options: NaivePeerOptions): Promise<NaivePe
     // The gateway first: no new jobs once the worker is on its way out.
     for (const p of [...processes].reverse()) await end(p.child);
     try {
-      await deleteKeysMatching(redis, `bull:${queueName}:*`);
+      await deleteMatchingKeys(redis, `bull:${queueName}:*`);
     } finally {
       redis.disconnect();
     }

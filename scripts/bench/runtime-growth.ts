@@ -466,17 +466,18 @@ interface KeyKind {
   estimated_bytes: number;
 }
 
-/** `<prefix>:mailbox:echo:x` → `mailbox`; `bull:<prefix>-actor-echo:de:x` → `bullmq de` (every queue's together); a job hash's numeric id → `bullmq job`. */
+/** `<prefix>:mailbox:{<prefix>:p3}:echo:x` → `mailbox`; `bull:{<prefix>:p3}:<prefix>-actor-echo-p3:de:x` → `bullmq de` (every queue's together); a job hash's numeric id → `bullmq job`. */
 function keyKind(key: string, prefix: string): string {
   if (key.startsWith(`${prefix}:`)) return key.slice(prefix.length + 1).split(':')[0];
-  const part = key.split(':')[2] ?? '';
+  // bull:{tag}:queue:part…
+  const part = key.replace(/^bull:\{[^}]*\}:[^:]+:/, '').split(':')[0] ?? '';
   return `bullmq ${/^\d+$/.test(part) ? 'job' : part}`;
 }
 
 /** Every key of the run by kind, with how many have no expiry (PTTL -1) and the longest expiry left. */
 async function keysLeft(redis: Redis, prefix: string): Promise<Record<string, KeyKind>> {
   const kinds = new Map<string, KeyKind & { sampled: number[] }>();
-  for (const pattern of [`${prefix}:*`, `bull:${prefix}-*`]) {
+  for (const pattern of [`${prefix}:*`, new RedisNames(prefix).queueKeysPattern()]) {
     let cursor = '0';
     do {
       const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', KEY_SCAN_BATCH);
@@ -690,7 +691,8 @@ export async function runRuntimeGrowthBench({
   const { base, key, prefix, worker, gateway, mongo } = troupeProcesses;
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
   const queueConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  const queue = new Queue(new RedisNames(prefix).actorQueue(ECHO), { connection: queueConnection });
+  const echoQueue = new RedisNames(prefix).actorQueue(ECHO, 0);
+  const queue = new Queue(echoQueue.name, { connection: queueConnection, prefix: echoQueue.prefix });
   let mongoMeter: MongoWorkMeter | undefined;
   try {
     mongoMeter = await MongoWorkMeter.connect(troupeProcesses.mongoUri);
@@ -731,7 +733,8 @@ export async function runRuntimeGrowthBench({
     const keys = await keysLeft(redis, prefix);
     const mustExpire = Object.fromEntries(MUST_EXPIRE.filter((kind) => keys[kind]).map((kind) => [kind, keys[kind].without_ttl]));
     // One lasting key per kind, but each actor in it must be gone once its drain left an empty mailbox.
-    const awaitingDrain = await redis.zcard(new RedisNames(prefix).awaitingDrain(ECHO));
+    const echoNames = new RedisNames(prefix);
+    const awaitingDrain = (await Promise.all(echoNames.allPartitions().map((p) => redis.zcard(echoNames.awaitingDrain(ECHO, p))))).reduce((a, b) => a + b, 0);
     const roundTrips = Math.max(...steps.map((s) => s.live.redis_monitor_sample.round_trips_per_message_net_of_background));
     const throughputSpread = spread(steps, (s) => s.live.msgs_per_sec);
     const p99Spread = spread(steps, (s) => s.live.p99_ms);

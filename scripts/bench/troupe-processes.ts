@@ -8,7 +8,8 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Redis } from 'ioredis';
+import { createRedisClient, deleteMatchingKeys } from '../../queues/redis-client.js';
+import { RedisNames } from '../../queues/keys.js';
 import { PACKAGE_ROOT } from '../../models/package-root.js';
 
 const repoRoot = PACKAGE_ROOT;
@@ -101,21 +102,11 @@ export async function waitUntilReady(url: string, children: BenchProcess[]): Pro
  */
 export const benchPrefix = (name: string): string => `bench-${name}-${process.pid}-${randomBytes(3).toString('hex')}`;
 
-/** Deletes every key matching `pattern` (SCAN, a thousand at a time: the shared Redis stays responsive). */
-export async function deleteKeysMatching(redis: Redis, pattern: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-    if (keys.length) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-}
-
 /** Removes a bench run's keys and queues from the shared Redis once its processes are gone. */
 export async function deleteBenchKeys(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  const redis = createRedisClient(redisUrl, { maxRetriesPerRequest: 1 });
   try {
-    for (const pattern of [`${prefix}:*`, `bull:${prefix}-*`]) await deleteKeysMatching(redis, pattern);
+    for (const pattern of [`${prefix}:*`, new RedisNames(prefix).queueKeysPattern()]) await deleteMatchingKeys(redis, pattern);
   } finally {
     redis.disconnect();
   }
@@ -141,6 +132,10 @@ export interface BenchTroupe {
   mcp: Client;
   /** What the gateway has logged so far (its hop traces, with `traceHops`). */
   gatewayOutput(): string;
+  /** What the worker has logged so far (at warn: its warnings and errors). */
+  workerOutput(): string;
+  /** The processes' pids, for measuring their CPU. */
+  pids: { gateway: number | undefined; worker: number | undefined; mongo: number | undefined };
   stop(): Promise<void>;
 }
 
@@ -201,7 +196,8 @@ export async function startBenchTroupe(options: {
     await waitUntilReady(`${base}/readyz`, [worker, gateway]);
     mcp = new Client({ name: `troupe-bench-${options.name}`, version: '1.0.0' });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
-    return { base, key, mongo: { uri: env.MONGODB_URI, dbName: env.MONGODB_DB }, mcp, gatewayOutput: () => gatewayOutput(), stop };
+    const pids = { gateway: gateway.child.pid, worker: worker.child.pid, mongo: mongo.child.pid };
+    return { base, key, mongo: { uri: env.MONGODB_URI, dbName: env.MONGODB_DB }, mcp, gatewayOutput: () => gatewayOutput(), workerOutput: worker.output, pids, stop };
   } catch (e) {
     await stop();
     throw e;

@@ -96,7 +96,7 @@ describe('queue dashboard (/admin/queues) and admin sessions', function () {
       ['GET', '/admin/queues/'],
       ['GET', '/admin/queues/api/queues'],
       ['GET', '/admin/queues/static/images/logo.svg'],
-      ['PUT', `/admin/queues/api/queues/${names.scheduleQueue()}/pause`],
+      ['PUT', `/admin/queues/api/queues/${names.scheduleQueue().name}/pause`],
       ['POST', '/admin/session'],
       ['DELETE', '/admin/session'],
       ['GET', '/admin/session'],
@@ -132,17 +132,23 @@ describe('queue dashboard (/admin/queues) and admin sessions', function () {
 
     // A job on the schedule queue shows in its counts: the board reads troupe's real queues.
     const connection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
-    const schedule = new Queue(names.scheduleQueue(), { connection });
+    const scheduleQueue = names.scheduleQueue();
+    const schedule = new Queue(scheduleQueue.name, { connection, prefix: scheduleQueue.prefix });
     try {
       await schedule.add('later', { note: 'dashboard test' }, { delay: 3_600_000 });
-      const response = await call(`/admin/queues/api/queues?activeQueue=${names.scheduleQueue()}&status=delayed&page=1&jobsPerPage=10`, { headers: bearer(adminKey) });
+      const response = await call(`/admin/queues/api/queues?activeQueue=${scheduleQueue.name}&status=delayed&page=1&jobsPerPage=10`, { headers: bearer(adminKey) });
       expect(response.status).to.equal(200);
       const board = (await response.json()) as BoardQueues;
-      const expected = troupeQueues(kinds, names).map((queue) => queue.name);
+      const expected = troupeQueues(kinds, names).map(({ queue }) => queue.name);
       expect(board.queues.map((queue) => queue.name)).to.have.members(expected);
-      for (const kind of kinds) expect(expected).to.include(kind.stateful ? `${prefix}-actor-${kind.kind}` : `${prefix}-service-${kind.kind}`);
-      expect(expected).to.include(`${prefix}-schedule`).and.have.length(kinds.length + 1);
-      expect(board.queues.find((queue) => queue.name === names.scheduleQueue())?.counts.delayed).to.equal(1);
+      // A drain queue per stateful kind and partition, a request queue per service kind, the schedule queue.
+      for (const kind of kinds) {
+        if (kind.stateful) for (const p of names.allPartitions()) expect(expected).to.include(`${prefix}-actor-${kind.kind}-p${p}`);
+        else expect(expected).to.include(`${prefix}-service-${kind.kind}`);
+      }
+      const stateful = kinds.filter((kind) => kind.stateful).length;
+      expect(expected).to.include(`${prefix}-schedule`).and.have.length(stateful * names.partitions + (kinds.length - stateful) + 1);
+      expect(board.queues.find((queue) => queue.name === scheduleQueue.name)?.counts.delayed).to.equal(1);
     } finally {
       await schedule.obliterate({ force: true });
       await schedule.close();
@@ -167,7 +173,7 @@ describe('queue dashboard (/admin/queues) and admin sessions', function () {
     expect((await call('/me', { headers: { cookie } })).status).to.equal(401);
 
     // Requests that would change something through the cookie must come from this origin.
-    const pause = `/admin/queues/api/queues/${names.scheduleQueue()}/pause`;
+    const pause = `/admin/queues/api/queues/${names.scheduleQueue().name}/pause`;
     const crossSite = await call(pause, { method: 'PUT', headers: { cookie, origin: 'https://elsewhere.example' } });
     expect(crossSite.status).to.equal(403);
     expect(((await crossSite.json()) as { error: { code: string } }).error.code).to.equal('forbidden');
@@ -177,7 +183,7 @@ describe('queue dashboard (/admin/queues) and admin sessions', function () {
     expect(sameOrigin.status).to.equal(405);
     await sameOrigin.arrayBuffer();
     const queues = (await (await call('/admin/queues/api/queues', { headers: { cookie } })).json()) as { queues: Array<{ name: string; isPaused: boolean; readOnlyMode: boolean }> };
-    expect(queues.queues.find((q) => q.name === names.scheduleQueue())).to.include({ isPaused: false, readOnlyMode: true });
+    expect(queues.queues.find((q) => q.name === names.scheduleQueue().name)).to.include({ isPaused: false, readOnlyMode: true });
 
     // Taking the role closes the dashboard at once, session or not.
     await gateway.users.revokeRole('ada', 'admin');

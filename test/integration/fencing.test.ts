@@ -83,25 +83,27 @@ describe('fencing of concurrent drains', function () {
 
   it('a message delivered twice (same message id) is applied once; the duplicate gets the first reply', async function () {
     const dup = { kind: 'counter', id: `dup-${Date.now()}` };
-    const env = envelope({ actor: dup, ownerId: 'u1', type: 'add', payload: { n: 5 }, replyStream: fixture.names.replies(`dup-${process.pid}`) });
+    const messageId = fixture.names.messageId(dup);
+    const env = envelope({ actor: dup, messageId, ownerId: 'u1', type: 'add', payload: { n: 5 }, replyStream: fixture.names.replies(messageId) });
     await fixture.redis.xadd(fixture.names.mailbox(dup), '*', 'env', JSON.stringify(env));
     await fixture.redis.xadd(fixture.names.mailbox(dup), '*', 'env', JSON.stringify(env));
     const result = await drainActor(counterKind as ActorKind<unknown>, dup, deps());
     expect(result).to.equal('drained');
     const record = await actorRecords(fixture.conn).findOne({ _id: `${dup.kind}:${dup.id}` }).lean();
     expect((record!.state as CounterState).count).to.equal(5);
-    const replies = (await fixture.redis.xrange(fixture.names.replies(`dup-${process.pid}`), '-', '+')).map(([, f]) => [f[1], JSON.parse(f[3])]);
+    const replies = (await fixture.redis.xrange(fixture.names.replies(messageId), '-', '+')).map(([, f]) => [f[1], JSON.parse(f[3])]);
     expect(replies.filter(([e]) => e === 'reply')).to.deep.equal([
       ['reply', { count: 5 }],
       ['reply', { count: 5 }],
     ]);
-    await fixture.redis.del(fixture.names.replies(`dup-${process.pid}`), fixture.names.mailbox(dup));
+    await Promise.all([fixture.redis.del(fixture.names.replies(messageId)), fixture.redis.del(fixture.names.mailbox(dup))]);
   });
 
   it('a copy posted as the gateway posts (message id beside the envelope) in the same batch is answered, not applied', async function () {
     const dup = { kind: 'counter', id: `dup-posted-${Date.now()}` };
-    const stream = fixture.names.replies(`dup-posted-${process.pid}`);
-    const env = envelope({ actor: dup, ownerId: 'u1', type: 'add', payload: { n: 2 }, replyStream: stream });
+    const messageId = fixture.names.messageId(dup);
+    const stream = fixture.names.replies(messageId);
+    const env = envelope({ actor: dup, messageId, ownerId: 'u1', type: 'add', payload: { n: 2 }, replyStream: stream });
     await fixture.redis.xadd(fixture.names.mailbox(dup), '*', 'id', env.messageId, 'env', JSON.stringify(env));
     await fixture.redis.xadd(fixture.names.mailbox(dup), '*', 'id', env.messageId, 'env', JSON.stringify(env));
     expect(await drainActor(counterKind as ActorKind<unknown>, dup, deps())).to.equal('drained');
@@ -140,7 +142,7 @@ describe('fencing of concurrent drains', function () {
     expect(await drainActor(kind, actor, { ...deps(), residents: here })).to.equal('drained');
     const record = await actorRecords(fixture.conn).findOne({ _id: `${actor.kind}:${actor.id}` }).lean();
     expect((record!.state as CounterState).seen).to.deep.equal([0, 1, 2]);
-    await fixture.mailboxes.drainQueue('counter').obliterate({ force: true });
+    await fixture.mailboxes.drainQueue('counter', fixture.names.partitionOf(actor)).obliterate({ force: true });
   });
 
   it('a second drain of a resident actor in the same process fences, and fences out the first', async function () {
@@ -160,7 +162,7 @@ describe('fencing of concurrent drains', function () {
     const record = await actorRecords(fixture.conn).findOne({ _id: `${actor.kind}:${actor.id}` }).lean();
     expect(record!.epoch).to.equal(epochBefore + 1);
     expect((record!.state as CounterState).seen).to.deep.equal([0, 1, 2, 3]);
-    await fixture.mailboxes.drainQueue('counter').obliterate({ force: true });
+    await fixture.mailboxes.drainQueue('counter', fixture.names.partitionOf(actor)).obliterate({ force: true });
   });
 
   it('logs one debug line per turn: kind, actor, message, duration and outcome', async function () {

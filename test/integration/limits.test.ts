@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { Router } from '@koa/router';
-import { Redis } from 'ioredis';
+import { createRedisClient, deleteMatchingKeys, type RedisClient } from '../../queues/redis-client.js';
 import { pino } from 'pino';
 import type { KindLimits } from '../../actors/runtime/contract.js';
 import { createGatewayApp } from '../../gateway/app.js';
@@ -35,11 +35,11 @@ async function refusal(promise: Promise<unknown>): Promise<ApiError> {
 describe('UserLimits (rate limits and concurrency leases in Redis)', function () {
   this.timeout(30_000);
   const keyPrefix = `troupe-test-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
-  const clients: Redis[] = [];
+  const clients: RedisClient[] = [];
   let server: RunningHttpServer | undefined;
 
-  function connection(): Redis {
-    const client = new Redis(REDIS_URL, { maxRetriesPerRequest: 3 });
+  function connection(): RedisClient {
+    const client = createRedisClient(REDIS_URL, { maxRetriesPerRequest: 3 });
     clients.push(client);
     return client;
   }
@@ -53,14 +53,11 @@ describe('UserLimits (rate limits and concurrency leases in Redis)', function ()
 
   after(async () => {
     await server?.close();
-    const cleaner = connection();
-    let cursor = '0';
-    do {
-      const [next, found] = await cleaner.scan(cursor, 'MATCH', `${keyPrefix}:*`, 'COUNT', 1000);
-      if (found.length > 0) await cleaner.del(...found);
-      cursor = next;
-    } while (cursor !== '0');
-    for (const client of clients.splice(0)) client.disconnect();
+    try {
+      await deleteMatchingKeys(connection(), `${keyPrefix}:*`);
+    } finally {
+      for (const client of clients.splice(0)) client.disconnect();
+    }
   });
 
   it('picks override, then the kind\'s own limit, then the default, setting by setting', () => {
@@ -164,7 +161,7 @@ describe('UserLimits (rate limits and concurrency leases in Redis)', function ()
   });
 
   it('admits on an auto-pipelining connection when its first rate check shares a tick with other commands (ioredis#1931)', async function () {
-    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 3, enableAutoPipelining: true });
+    const redis = createRedisClient(REDIS_URL, { maxRetriesPerRequest: 3, enableAutoPipelining: true });
     clients.push(redis);
     const gate = limits({}, redis);
     const user = newUser();

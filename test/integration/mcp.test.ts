@@ -126,7 +126,7 @@ describe('MCP gateway (streamable HTTP + legacy SSE) through the official SDK cl
     await client?.close();
     // Redis keys of this run: limits, mailboxes of its counters, and the reply streams of its users.
     const owners = new Set([alice?.id, bob?.id, fuzzer?.id]);
-    const doomed = [...(await redis.keys(`${limitPrefix}:*`)), ...(await redis.keys(`troupe:mailbox:counter:${run}-*`))];
+    const doomed = [...(await redis.keys(`${limitPrefix}:*`)), ...(await redis.keys(`troupe:mailbox:{*}:counter:${run}-*`))];
     for (const ownerKey of await redis.keys('troupe:reply-owner:*')) {
       if (owners.has((await redis.get(ownerKey)) ?? '')) doomed.push(ownerKey, ownerKey.replace(':reply-owner:', ':replies:'));
     }

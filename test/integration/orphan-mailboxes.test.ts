@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import mongoose from 'mongoose';
-import { Redis } from 'ioredis';
+import { deleteRedisPrefix } from '../support/redis-prefix.js';
+import { createRedisClient, type RedisClient } from '../../queues/redis-client.js';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
 import { ActorClient } from '../../actors/runtime/client.js';
 import { startWorkers, type RunningWorkers } from '../../actors/runtime/workers.js';
@@ -25,7 +26,7 @@ class DyingPoster extends Mailboxes {
 describe('orphan mailboxes (a post that died before its drain job)', function () {
   let mongo: EmbeddedMongo;
   let conn: mongoose.Connection;
-  let redis: Redis;
+  let redis: RedisClient;
   let client: ActorClient;
   let workers: RunningWorkers | undefined;
   const names = new RedisNames(`test-orphans-${process.pid}`);
@@ -34,16 +35,15 @@ describe('orphan mailboxes (a post that died before its drain job)', function ()
   before(async function () {
     mongo = await startEmbeddedMongo({ port: 0 });
     conn = await mongoose.createConnection(mongo.uri, { dbName: 'orphans_test' }).asPromise();
-    redis = new Redis(REDIS_URL);
+    redis = createRedisClient(REDIS_URL);
     client = new ActorClient(REDIS_URL, conn, testKinds, names);
   });
 
   after(async function () {
     await workers?.close();
     await client.close();
-    const keys = await redis.keys(`${names.prefix}:*`);
-    if (keys.length) await redis.del(...keys);
     redis.disconnect();
+    await deleteRedisPrefix(names.prefix, REDIS_URL);
     await conn.close();
     await mongo.stop();
   });
@@ -67,11 +67,11 @@ describe('orphan mailboxes (a post that died before its drain job)', function ()
       () => expect.fail('the post should have died'),
       (error: Error) => expect(error.message).to.match(/died/),
     );
-    expect(await redis.zscore(names.awaitingDrain('counter'), id)).to.not.equal(null);
+    expect(await redis.zscore(names.awaitingDrainOf({ kind: 'counter', id }), id)).to.not.equal(null);
     expect(await pollUntil(async () => (await count(id)) === 3, { timeoutMs: 20_000, what: 'the orphan drained by a heartbeat' })).to.equal(true);
     // Drained and left: the mailbox is gone, and the actor no longer awaits a drain.
     await pollUntil(async () => (await redis.exists(names.mailbox(actor))) === 0, { timeoutMs: 10_000, what: 'the empty mailbox removed' });
-    expect(await redis.zscore(names.awaitingDrain('counter'), id)).to.equal(null);
+    expect(await redis.zscore(names.awaitingDrainOf({ kind: 'counter', id }), id)).to.equal(null);
   });
 
   it('keeps the awaiting set to mailboxes that may hold messages: a drained actor is not in it', async function () {
@@ -79,6 +79,6 @@ describe('orphan mailboxes (a post that died before its drain job)', function ()
     const sent = await client.send({ actor: { kind: 'counter', id }, ownerId: 'u1', type: 'add', payload: { n: 1 } });
     await client.reply(sent.replyStream, { idleTimeoutMs: 20_000 });
     await pollUntil(async () => (await redis.exists(names.mailbox({ kind: 'counter', id }))) === 0, { timeoutMs: 10_000, what: 'the drain left' });
-    expect(await redis.zscore(names.awaitingDrain('counter'), id)).to.equal(null);
+    expect(await redis.zscore(names.awaitingDrainOf({ kind: 'counter', id }), id)).to.equal(null);
   });
 });

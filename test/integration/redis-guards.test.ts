@@ -173,6 +173,16 @@ describe('Redis start-up guards', function () {
       expect(await redis.get(names.deployment())).to.equal(a.deploymentId);
     });
 
+    it('refuses a process that spreads actors over another number of partitions, saying how to agree', async () => {
+      const a = await identity('deploy_a');
+      await bindRedisPrefix(redis, names, a);
+      expect(await redis.get(names.partitionCount())).to.equal(String(names.partitions));
+      const other = new RedisNames(names.prefix, names.partitions * 2);
+      const error = await refusal(bindRedisPrefix(redis, other, a));
+      expect(error.message).to.include(`REDIS_PARTITIONS=${names.partitions * 2}`).and.include(`Set REDIS_PARTITIONS=${names.partitions}`);
+      await bindRedisPrefix(redis, names, a);
+    });
+
     it('writes the id again when Redis lost it', async () => {
       const a = await identity('deploy_a');
       await bindRedisPrefix(redis, names, a);

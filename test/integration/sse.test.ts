@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createRedisClient, deleteMatchingKeys } from '../../queues/redis-client.js';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
@@ -95,10 +96,10 @@ describe('SSE writer (gateway/sse.ts) end to end: real Redis, workers, Koa, even
     await conn?.close();
     await mongo?.stop();
     // Reply streams this file created (the counter actors' records live in the throw-away Mongo).
-    const { Redis } = await import('ioredis');
-    const redis = new Redis(REDIS_URL);
-    const mailboxes = await redis.keys(`troupe:mailbox:counter:${run}-*`);
-    await redis.del(...streamsUsed, ...streamsUsed.map((s) => s.replace(':replies:', ':reply-owner:')), ...mailboxes, 'troupe:none');
+    const redis = createRedisClient(REDIS_URL);
+    await deleteMatchingKeys(redis, `troupe:mailbox:{*}:counter:${run}-*`);
+    // One key at a time: on a cluster the keys live in different slots.
+    await Promise.all([...streamsUsed, ...streamsUsed.map((s) => s.replace(':replies:', ':reply-owner:'))].map((key) => redis.unlink(key)));
     redis.disconnect();
   });
 

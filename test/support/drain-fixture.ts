@@ -4,7 +4,8 @@
  * per drain, as each BullMQ job gets).
  */
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
+import { createRedisClient, type RedisClient } from '../../queues/redis-client.js';
+import { deleteRedisPrefix } from './redis-prefix.js';
 import mongoose from 'mongoose';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
 import { actorRecords, ActorStore } from '../../models/actor-record.js';
@@ -21,7 +22,7 @@ const silent = { info() {}, warn() {}, error() {}, debug() {} };
 export interface DrainFixture {
   names: RedisNames;
   conn: mongoose.Connection;
-  redis: Redis;
+  redis: RedisClient;
   mailboxes: Mailboxes;
   deps(extra?: Partial<DrainDeps>): DrainDeps;
   close(): Promise<void>;
@@ -31,10 +32,10 @@ export async function drainFixture(name: string): Promise<DrainFixture> {
   const names = new RedisNames(`test-${name}-${process.pid}-${Date.now().toString(36)}`);
   const mongo: EmbeddedMongo = await startEmbeddedMongo({ port: 0 });
   const conn = await mongoose.createConnection(mongo.uri, { dbName: name }).asPromise();
-  const redis = new Redis(REDIS_URL, { enableAutoPipelining: true });
-  const queueConnection = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  const redis = createRedisClient(REDIS_URL, { enableAutoPipelining: true });
+  const queueConnection = createRedisClient(REDIS_URL, { maxRetriesPerRequest: null });
   const mailboxes = new Mailboxes(redis, queueConnection, names);
-  const schedule = new Queue(names.scheduleQueue(), { connection: queueConnection });
+  const schedule = new Queue(names.scheduleQueue().name, { connection: queueConnection, prefix: names.scheduleQueue().prefix });
   return {
     names,
     conn,
@@ -52,14 +53,11 @@ export async function drainFixture(name: string): Promise<DrainFixture> {
       ...extra,
     }),
     async close() {
-      const leftovers = await redis.keys(`${names.prefix}:*`);
-      if (leftovers.length) await redis.del(...leftovers);
-      await mailboxes.drainQueue('counter').obliterate({ force: true }).catch(() => undefined);
-      await schedule.obliterate({ force: true }).catch(() => undefined);
       await schedule.close();
       await mailboxes.close();
       redis.disconnect();
       queueConnection.disconnect();
+      await deleteRedisPrefix(names.prefix, REDIS_URL);
       await conn.close();
       await mongo.stop();
     },

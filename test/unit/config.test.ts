@@ -17,7 +17,7 @@ describe('loadConfig', () => {
       nodeEnv: 'development',
       http: { host: '127.0.0.1', port: 8080, headersTimeoutMs: 10_000, requestTimeoutMs: 120_000, keepAliveTimeoutMs: 5_000 },
       sse: { sendBufferCapBytes: 256 * 1024 },
-      redis: { url: undefined, prefix: 'troupe', localDataDir: '.troupe/redis', allowEviction: false },
+      redis: { url: undefined, prefix: 'troupe', partitions: 16, localDataDir: '.troupe/redis', allowEviction: false },
       mongo: { uri: undefined, dbName: 'troupe', embedded: { port: 0, dbpath: '.troupe/mongo' }, outageRetryMs: 30_000 },
       log: { level: 'info', pretty: undefined },
       gateway: { bodyLimitBytes: 1024 * 1024, corsOrigins: [], metricsToken: undefined, traceHops: false },
@@ -123,7 +123,7 @@ describe('loadConfig', () => {
       nodeEnv: 'production',
       http: { host: '0.0.0.0', port: 3000, headersTimeoutMs: 15_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 65_000 },
       sse: { sendBufferCapBytes: 256 * 1024 },
-      redis: { url: 'redis://:secret@redis.internal:6380/2', prefix: 'prod-eu', localDataDir: '/var/lib/troupe/redis', allowEviction: true },
+      redis: { url: 'redis://:secret@redis.internal:6380/2', prefix: 'prod-eu', partitions: 16, localDataDir: '/var/lib/troupe/redis', allowEviction: true },
       mongo: {
         uri: 'mongodb://mongo-1:27017,mongo-2:27017/?replicaSet=rs0',
         dbName: 'troupe_prod',
@@ -166,6 +166,13 @@ describe('loadConfig', () => {
     expect(config.mongo.uri).to.equal('mongodb+srv://cluster0.example.net/');
   });
 
+  it('reads a Redis Cluster from REDIS_URL or REDIS_CLUSTER_NODES, and the partition count', () => {
+    const fromUrl = loadConfig({ REDIS_URL: 'redis+cluster://:secret@10.0.0.1:7000,10.0.0.2:7001', REDIS_PARTITIONS: '64' });
+    expect(fromUrl.redis).to.include({ url: 'redis+cluster://:secret@10.0.0.1:7000,10.0.0.2:7001', partitions: 64 });
+    expect(loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000,10.0.0.2:7001' }).redis.url).to.equal('redis+cluster://10.0.0.1:7000,10.0.0.2:7001');
+    expect(() => loadConfig({ REDIS_URL: 'redis://a:6379', REDIS_CLUSTER_NODES: '10.0.0.1:7000' })).to.throw(/REDIS_CLUSTER_NODES.*either REDIS_URL or REDIS_CLUSTER_NODES/s);
+  });
+
   const badValues: Array<[variable: string, value: string, expected: string]> = [
     ['NODE_ENV', 'prod', 'one of development, production, test'],
     ['PORT', 'abc', 'an integer 0-65535'],
@@ -175,6 +182,11 @@ describe('loadConfig', () => {
     ['HOST', '   ', 'a host name or IP address'],
     ['REDIS_URL', 'localhost:6379', 'a redis:// or rediss:// URL'],
     ['REDIS_URL', 'http://localhost:6379', 'a redis:// or rediss:// URL'],
+    ['REDIS_URL', 'redis+cluster://h1:70000', 'a redis:// or rediss:// URL'],
+    ['REDIS_URL', 'redis+cluster://h1:7000/3', 'a redis:// or rediss:// URL'],
+    ['REDIS_CLUSTER_NODES', 'h1,h2', 'host:port of each seed node'],
+    ['REDIS_PARTITIONS', '0', 'a positive integer'],
+    ['REDIS_PARTITIONS', '5000', 'at most 1024'],
     ['REDIS_PREFIX', 'bad prefix!', 'a key prefix'],
     ['TROUPE_ALLOW_EVICTION', 'sometimes', 'a boolean'],
     ['MONGODB_URI', 'postgres://localhost/troupe', 'a mongodb:// or mongodb+srv:// connection string'],
