@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import packageJson from '../../package.json' with { type: 'json' };
 import { loadConfig } from '../../scripts/config.js';
+import { redisTarget } from '../../queues/redis-client.js';
 import { findExecutable } from '../support/executables.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -216,5 +217,168 @@ describe('deployment files (Dockerfile, docker-compose.yml)', function () {
     } finally {
       await rm(image, { recursive: true, force: true });
     }
+  });
+});
+
+/** The value after `name` in a command line (`--appendonly yes` → 'yes'), or undefined. */
+function flag(command: string[] | undefined, name: string): string | undefined {
+  const at = command?.indexOf(name) ?? -1;
+  return at >= 0 ? command![at + 1] : undefined;
+}
+
+/** The one volume of a service mounted at `target`, as `volume:target[:mode]`. */
+function volumeAt(service: Service | undefined, target: string): string | undefined {
+  return service?.volumes?.find((volume) => volume.split(':')[1] === target);
+}
+
+describe('docker-compose.cluster.yml (Redis Cluster, MongoDB replica set)', function () {
+  this.timeout(30_000);
+  type Compose = { services: Record<string, Service>; volumes?: Record<string, unknown> };
+  let cluster: Compose;
+  let single: Compose;
+  const redisNodes = ['redis-1', 'redis-2', 'redis-3'];
+  const mongoMembers = ['mongo-1', 'mongo-2', 'mongo-3'];
+
+  before(async () => {
+    cluster = parse(await readFile(join(repoRoot, 'docker-compose.cluster.yml'), 'utf8'), { merge: true });
+    single = parse(await readFile(join(repoRoot, 'docker-compose.yml'), 'utf8'), { merge: true });
+  });
+
+  it('docker-compose config accepts docker-compose.cluster.yml', async function () {
+    const dockerCompose = await findExecutable('docker-compose');
+    if (dockerCompose === undefined) {
+      this.test!.title += ' (skipped: no docker-compose binary on PATH)';
+      this.skip();
+    }
+    const { code, stderr } = await run(dockerCompose, ['-f', 'docker-compose.cluster.yml', 'config', '-q'], 20_000);
+    expect(code, `docker-compose config -q failed:\n${stderr}`).to.equal(0);
+    const monitoring = await run(dockerCompose, ['-f', 'docker-compose.cluster.yml', '--profile', 'monitoring', 'config', '-q'], 20_000);
+    expect(monitoring.code, `docker-compose --profile monitoring config -q failed:\n${monitoring.stderr}`).to.equal(0);
+  });
+
+  it('runs three Redis Cluster nodes that never evict and keep an append-only file, each on its own volume', () => {
+    const dataVolumes = new Set<string>();
+    for (const name of redisNodes) {
+      const node = cluster.services[name];
+      expect(node?.image, name).to.match(/^redis:7/);
+      expect(node?.command?.[0]).to.equal('redis-server');
+      expect(flag(node?.command, '--cluster-enabled'), `${name} --cluster-enabled`).to.equal('yes');
+      expect(flag(node?.command, '--cluster-config-file'), `${name} keeps its cluster state`).to.equal('nodes.conf');
+      expect(flag(node?.command, '--maxmemory-policy'), `${name} --maxmemory-policy`).to.equal('noeviction');
+      expect(flag(node?.command, '--appendonly'), `${name} --appendonly`).to.equal('yes');
+      expect(flag(node?.command, '--port'), `${name} --port`).to.equal('6379');
+      expect(node?.healthcheck?.test?.join(' ')).to.include('redis-cli ping');
+      const data = volumeAt(node, '/data');
+      expect(data, `${name} mounts a volume at /data (AOF and nodes.conf)`).to.be.a('string');
+      dataVolumes.add(data!.split(':')[0]!);
+    }
+    expect([...dataVolumes], 'one volume per node').to.have.lengthOf(redisNodes.length);
+    for (const volume of dataVolumes) expect(cluster.volumes).to.have.property(volume);
+  });
+
+  it('forms the cluster with a one-shot init service once every node is up, and only when it is not formed yet', async () => {
+    const init = cluster.services['redis-cluster-init']!;
+    expect(init.image).to.match(/^redis:7/);
+    expect(init.restart).to.equal('no');
+    for (const name of redisNodes) expect(init.depends_on).to.deep.include({ [name]: { condition: 'service_healthy' } });
+    expect(init.command?.slice(0, 2)).to.deep.equal(['sh', '-c']);
+    const script = init.command![2]!;
+    // Compose would substitute a lone $ from the host's environment: every $ of the script is doubled.
+    expect(script.replaceAll('$$', ''), 'an unescaped $ in the init script').to.not.include('$');
+    const shell = script.replaceAll('$$', '$');
+    const create = 'redis-cli --cluster create redis-1:6379 redis-2:6379 redis-3:6379 --cluster-replicas 0 --cluster-yes';
+    expect(shell).to.include(create);
+    const check = shell.indexOf('cluster_state');
+    expect(check, 'checks cluster_state').to.be.greaterThan(-1);
+    expect(check, 'before creating the cluster').to.be.lessThan(shell.indexOf(create));
+    expect(shell, 'exits non-zero on the first failing command').to.match(/^set -e$/m);
+    const syntax = await run('sh', ['-n', '-c', shell], 10_000);
+    expect(syntax.code, `sh -n:\n${syntax.stderr}`).to.equal(0);
+  });
+
+  it('runs MongoDB as a three-member replica set rs0, initiated by the first member\'s healthcheck', () => {
+    const dataVolumes = new Set<string>();
+    for (const name of mongoMembers) {
+      const member = cluster.services[name];
+      expect(member?.image, name).to.match(/^mongo:7/);
+      expect(member?.command).to.include('--bind_ip_all');
+      expect(flag(member?.command, '--replSet'), `${name} --replSet`).to.equal('rs0');
+      expect(member?.healthcheck?.test, `${name} has a healthcheck`).to.be.an('array');
+      const data = volumeAt(member, '/data/db');
+      expect(data, `${name} mounts a volume at /data/db`).to.be.a('string');
+      dataVolumes.add(data!.split(':')[0]!);
+    }
+    expect([...dataVolumes], 'one volume per member').to.have.lengthOf(mongoMembers.length);
+    for (const volume of dataVolumes) expect(cluster.volumes).to.have.property(volume);
+
+    const first = cluster.services['mongo-1']!;
+    const check = first.healthcheck?.test?.join(' ') ?? '';
+    expect(check).to.include("rs.initiate({ _id: 'rs0', members: [{ _id: 0, host: 'mongo-1:27017' }, { _id: 1, host: 'mongo-2:27017' }, { _id: 2, host: 'mongo-3:27017' }] })");
+    expect(check.indexOf('rs.status()'), 'initiates only when rs.status() fails').to.be.within(0, check.indexOf('rs.initiate'));
+    expect(check, 'healthy once the set has a primary').to.match(/db\.hello\(\)\.primary/);
+    // rs.initiate needs every member up.
+    for (const name of ['mongo-2', 'mongo-3']) expect(first.depends_on).to.deep.include({ [name]: { condition: 'service_healthy' } });
+  });
+
+  for (const [name, role] of [
+    ['gateway', 'gateway'],
+    ['worker', 'worker'],
+  ] as const) {
+    it(`runs 2 ${name} replicas of the troupe image on the cluster and the replica set`, () => {
+      const service = cluster.services[name]!;
+      expect(service.build, `${name} builds the Dockerfile`).to.equal('.');
+      expect(service.deploy?.replicas).to.equal(2);
+      expect(service.command?.[0]).to.equal(role);
+      expect(service.environment).to.include({
+        REDIS_CLUSTER_NODES: 'redis-1:6379,redis-2:6379,redis-3:6379',
+        REDIS_PARTITIONS: '16',
+        MONGODB_URI: 'mongodb://mongo-1:27017,mongo-2:27017,mongo-3:27017/?replicaSet=rs0',
+      });
+      expect(service.environment, 'REDIS_CLUSTER_NODES and REDIS_URL exclude each other').to.not.have.property('REDIS_URL');
+
+      // The same zod schema the processes use at start accepts the environment, and names every node.
+      const config = loadConfig(service.environment);
+      expect(config.redis.partitions).to.equal(16);
+      const target = redisTarget(config.redis.url!);
+      expect(target.kind).to.equal('cluster');
+      expect(target.kind === 'cluster' ? target.nodes : []).to.deep.equal(redisNodes.map((host) => ({ host, port: 6379 })));
+      // (URL cannot parse a list of hosts.)
+      const [, hosts, query] = /^mongodb:\/\/([^/?]+)\/?\?(.*)$/.exec(config.mongo.uri ?? '') ?? [];
+      expect(hosts?.split(','), 'MONGODB_URI hosts').to.deep.equal(mongoMembers.map((host) => `${host}:27017`));
+      expect(new URLSearchParams(query).get('replicaSet')).to.equal('rs0');
+
+      expect(service.depends_on).to.deep.include({
+        'redis-cluster-init': { condition: 'service_completed_successfully' },
+        'mongo-1': { condition: 'service_healthy' },
+      });
+    });
+  }
+
+  it('gives every troupe process the same partitions, and otherwise the environment of docker-compose.yml', () => {
+    const stores = ['REDIS_URL', 'REDIS_CLUSTER_NODES', 'REDIS_PARTITIONS', 'MONGODB_URI'];
+    const rest = (environment: Record<string, string> | undefined) => Object.fromEntries(Object.entries(environment ?? {}).filter(([key]) => !stores.includes(key)));
+    for (const name of ['gateway', 'worker', 'seed']) {
+      const environment = cluster.services[name]?.environment;
+      expect(environment?.REDIS_PARTITIONS, `${name} REDIS_PARTITIONS`).to.equal('16');
+      expect(rest(environment), name).to.deep.equal(rest(single.services[name]?.environment));
+    }
+    expect(cluster.services.seed?.depends_on).to.deep.include({ 'redis-cluster-init': { condition: 'service_completed_successfully' } });
+  });
+
+  it('keeps the one-shot seed, the proxy, the health checks and the monitoring profile of docker-compose.yml', () => {
+    for (const name of ['proxy', 'prometheus', 'grafana']) expect(cluster.services[name], name).to.deep.equal(single.services[name]);
+    for (const name of ['gateway', 'worker', 'seed']) {
+      const { command, healthcheck, deploy, restart, build, image } = cluster.services[name]!;
+      const original = single.services[name]!;
+      expect({ command, healthcheck, deploy, restart, build, image }, name).to.deep.equal({
+        command: original.command,
+        healthcheck: original.healthcheck,
+        deploy: original.deploy,
+        restart: original.restart,
+        build: original.build,
+        image: original.image,
+      });
+    }
+    expect(cluster.services).to.not.have.any.keys('redis', 'mongo');
   });
 });
