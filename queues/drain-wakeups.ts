@@ -9,7 +9,8 @@
  * is gone.
  *
  * A wake-up can arrive between a drain's last read and its wait (the post landed just after the read):
- * it is kept briefly, and the wait that follows returns at once instead of sleeping through its linger.
+ * it is kept briefly, and the wait that follows returns at once instead of sleeping through its linger —
+ * if it was heard after that read was sent. One heard before it is for a message the read returned.
  */
 import { createRedisClient, type RedisClient } from './redis-client.js';
 
@@ -53,13 +54,16 @@ export class DrainWakeups {
     return this.live && !this.closed;
   }
 
-  /** Resolves true when a post wakes `actorKey`, false after `ms` or when `signal` aborts. */
-  wait(actorKey: string, ms: number, signal?: AbortSignal): Promise<boolean> {
+  /**
+   * Resolves true when a post wakes `actorKey`, false after `ms` or when `signal` aborts. `readAt`
+   * (performance.now()): when the drain sent its last read of the mailbox.
+   */
+  wait(actorKey: string, ms: number, readAt: number, signal?: AbortSignal): Promise<boolean> {
     if (signal?.aborted || this.closed) return Promise.resolve(false);
     const heard = this.early.get(actorKey);
     if (heard !== undefined) {
       this.early.delete(actorKey);
-      if (Date.now() - heard < EARLY_WAKE_KEPT_MS) return Promise.resolve(true);
+      if (heard >= readAt && performance.now() - heard < EARLY_WAKE_KEPT_MS) return Promise.resolve(true);
     }
     return new Promise((resolve) => {
       let set = this.waiting.get(actorKey);
@@ -79,7 +83,7 @@ export class DrainWakeups {
   }
 
   private keepEarly(actorKey: string) {
-    const now = Date.now();
+    const now = performance.now();
     this.early.delete(actorKey);
     this.early.set(actorKey, now);
     for (const [key, at] of this.early) {

@@ -326,7 +326,8 @@ bench
   .command('runtime')
   .description(
     'troupe end to end vs a naive peer on the same stack (interleaved rounds: msgs/s, p50/p99, CPU per message, the peer\'s ordering violations), ' +
-      'one sequential client\'s latency (JSON and SSE), raw BullMQ jobs/s as a reference; --growth: cost as actors grow (1 to 100,000)',
+      'one sequential client\'s latency (JSON and SSE), raw BullMQ jobs/s as a reference; --growth: cost as actors grow (1 to 100,000); ' +
+      '--cluster: troupe on one Redis vs a 3-master Redis Cluster, both started by the bench',
   )
   .option('--messages <n>', 'timed messages per round (and raw BullMQ jobs); with --growth, per step at least', countOption, 10_000)
   .option('--warmup <n>', 'untimed messages first, so every run is measured with warm code', countOption, 1_000)
@@ -337,13 +338,25 @@ bench
   .option('--trace-hops', 'run the gateway with TRACE_HOPS and print where the sequential messages\' time goes (logs at info: slower)')
   .option('--profile <dir>', 'write a V8 CPU profile of each troupe process into this directory')
   .option('--growth', 'instead: msgs/s and p99 with 1, 100, 10,000 and 100,000 actors, memory per idle actor, Redis commands and MongoDB operations per message, keys left')
+  .option(
+    '--cluster',
+    'instead: troupe end to end on one redis-server vs a Redis Cluster of 3 masters, both started on loopback by the bench (REDIS_URL unused; needs redis-server and redis-cli), ' +
+      'interleaved rounds: msgs/s, p50/p99, CPU per message of each process and cluster node',
+  )
   .action(
-    (options: { messages: number; warmup: number; concurrency: number; actors: number; rounds: number; latencyMessages: number; traceHops?: boolean; profile?: string; growth?: boolean }) =>
+    (options: { messages: number; warmup: number; concurrency: number; actors: number; rounds: number; latencyMessages: number; traceHops?: boolean; profile?: string; growth?: boolean; cluster?: boolean }) =>
       exitWith(async () => {
         const config = loadConfig();
         const { createLogger } = await import('../logging/logger.js');
         const logger = createLogger({ ...config.log, fd: 2 });
         const redisUrl = config.redis.url ?? 'redis://127.0.0.1:6379';
+        if (options.cluster) {
+          const { runRuntimeClusterBench } = await import('./bench/runtime-cluster.js');
+          const result = await runRuntimeClusterBench({ logger, messages: options.messages, warmup: options.warmup, concurrency: options.concurrency, actors: options.actors, rounds: options.rounds });
+          process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+          // A comparison to report, with no target to assert.
+          return 0;
+        }
         if (options.growth) {
           const { runRuntimeGrowthBench } = await import('./bench/runtime-growth.js');
           const result = await runRuntimeGrowthBench({ redisUrl, logger, messages: options.messages, warmup: options.warmup, concurrency: options.concurrency });

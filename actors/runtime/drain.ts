@@ -140,6 +140,8 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
   // Reading from the start, not after appliedSeq, keeps working if a recreated stream's ids restart lower.
   const notices = new OutageNotices(redis, deps.names);
   // Usually none: messages whose senders were told store_unavailable by a drain that gave up.
+  // When the last read of the mailbox was sent: a wake-up heard before it is for a message it returned.
+  let readAt = performance.now();
   const [first, noticed] = await Promise.all([mailboxes.next(ref, batchSize, wakeable), notices.given(ref)]);
   let entries = first;
   for (;;) {
@@ -148,7 +150,8 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
       // the answer: wait a moment for it (a post wakes us) rather than leave and need a new job.
       // Not woken: nothing was posted meanwhile that saw this drain, and leaving reads the mailbox in
       // the same step, so a message that did not wake it is still found.
-      if (wakeable && linger!.ms > 0 && !stop() && linger!.allowed() && (await linger!.wakeups.wait(_id, linger!.ms, deps.stopping))) {
+      if (wakeable && linger!.ms > 0 && !stop() && linger!.allowed() && (await linger!.wakeups.wait(_id, linger!.ms, readAt, deps.stopping))) {
+        readAt = performance.now();
         entries = await mailboxes.next(ref, batchSize, wakeable);
         if (entries.length > 0) continue;
       }
@@ -257,6 +260,7 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
     const release = outbox.find((i): i is Extract<OutboxItem, { kind: 'release' }> => i.kind === 'release');
     for (const item of [publishReply, applied, release]) if (item) standard.add(item);
     const others = outbox.filter((i) => !standard.has(i));
+    if (entries.length === 0) readAt = performance.now();
     const finishing = mailboxes.finish({
       actor: ref,
       entryId: entry.entryId,

@@ -235,7 +235,7 @@ export async function runRuntimeBench({
   } finally {
     await peer?.stop().catch((err: unknown) => logger.warn({ err }, 'stopping the naive peer failed'));
     for (const p of processes.reverse()) {
-      if (p.exitCode === null) {
+      if (p.exitCode === null && p.signalCode === null) {
         p.kill('SIGTERM');
         await once(p, 'exit');
       }

@@ -171,7 +171,7 @@ export async function startBenchTroupe(options: {
   const stop = async () => {
     await mcp?.close().catch(() => undefined);
     for (const p of processes) {
-      if (p.exitCode === null) {
+      if (p.exitCode === null && p.signalCode === null) {
         p.kill('SIGTERM');
         await once(p, 'exit');
       }

@@ -9,6 +9,9 @@ import { freePort, tempDir } from './troupe-mongo-process.js';
 
 export interface RedisServerProcess {
   url: string;
+  /** `127.0.0.1:PORT`. */
+  address: string;
+  pid: number | undefined;
   /** Everything the server printed (for failure messages). */
   output(): string;
   /** SIGTERM, waits for the exit, removes the data directory. */
@@ -51,7 +54,7 @@ export async function startRedisServer(args: string[]): Promise<RedisServerProce
     await stop();
     throw error;
   }
-  return { url, output: () => output, stop };
+  return { url, address: `127.0.0.1:${port}`, pid: child.pid, output: () => output, stop };
 }
 
 /** The settings a troupe must refuse or warn about: keys evicted under memory pressure, nothing persisted. */
