@@ -16,12 +16,12 @@
  * script runs on one slot. All are passed in KEYS but one: the applied marker of each entry read is
  * known only once the entry is, so READ_NEXT derives it from the actor's applied-marker prefix, which
  * carries the same hash tag (same slot by construction). The concurrency lease, a key of its user's,
- * is released beside the finishing script, not in it.
+ * is released in the finishing script on one server and beside it on a cluster.
  */
 import { Queue } from 'bullmq';
 import { refKey, type ActorRef, type Envelope, type Lease } from './envelope.js';
 import type { RedisNames } from './keys.js';
-import type { RedisClient } from './redis-client.js';
+import { isCluster, type RedisClient } from './redis-client.js';
 import { APPEND_REPLIES_LUA, defineReplyCommands, eventArgs, REPLY_STREAM_MAX_LEN, REPLY_STREAM_TTL_SECONDS } from './reply-stream.js';
 
 /** A mailbox entry: its stream id, its envelope (raw JSON), and the final events if it was applied already. */
@@ -59,6 +59,14 @@ end`;
 const NEXT = `${READ_NEXT_LUA}
 if ARGV[3] ~= '' then redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[4]) end
 return read_next(KEYS[1], ARGV[1], ARGV[2])`;
+
+/**
+ * A drain's first read: NEXT, and the actor's outage notices (field/value pairs; usually none) in the
+ * same step. KEYS: mailbox, drainer key, outage-notices hash; ARGV as NEXT.
+ */
+const START = `${READ_NEXT_LUA}
+if ARGV[3] ~= '' then redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[4]) end
+return {read_next(KEYS[1], ARGV[1], ARGV[2]), redis.call('HGETALL', KEYS[3])}`;
 
 /**
  * KEYS: mailbox, drainer key, awaiting-drain set; ARGV: count, applied-key prefix, actor id. The entries,
@@ -106,18 +114,20 @@ redis.call('ZADD', KEYS[3], 'NX', ARGV[5], ARGV[4])
 return {id, 1}`;
 
 /**
- * KEYS: mailbox, reply stream, applied key, outbox-done key, drainer key.
+ * KEYS: mailbox, reply stream, applied key, outbox-done key, drainer key, lease key (on one server only).
  * ARGV: [1] entry id, [2] next count (0: do not read), [3] applied-key prefix, [4] applied JSON ('' none),
  * [5] applied ttl, [6] mark outbox done (1/0), [7] outbox-done ttl, [8] reply maxlen, [9] reply ttl,
- * [10] notify channel ('' none), [11] drainer ttl ms (0: none), [12..] reply event/data pairs.
+ * [10] notify channel ('' none), [11] drainer ttl ms (0: none), [12] lease id ('' none),
+ * [13..] reply event/data pairs.
  */
 const FINISH = `${APPEND_REPLIES_LUA}
 ${READ_NEXT_LUA}
 redis.call('XDEL', KEYS[1], ARGV[1])
-append_replies(KEYS[2], ARGV[8], ARGV[9], ARGV[10], 12, #ARGV)
+append_replies(KEYS[2], ARGV[8], ARGV[9], ARGV[10], 13, #ARGV)
 if ARGV[11] ~= '0' then redis.call('PEXPIRE', KEYS[5], ARGV[11]) end
 if ARGV[4] ~= '' then redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[5]) end
 if ARGV[6] == '1' then redis.call('SET', KEYS[4], ARGV[1], 'EX', ARGV[7]) end
+if ARGV[12] ~= '' then redis.call('ZREM', KEYS[6], ARGV[12]) end
 if ARGV[2] == '0' then return {} end
 return read_next(KEYS[1], ARGV[2], ARGV[3])`;
 
@@ -125,6 +135,7 @@ type RawEntry = [string, string | null, string | null, number];
 
 interface MailboxCommands {
   troupeMailboxNext(mailbox: string, drainer: string, count: string, appliedPrefix: string, wake: string, ttlMs: string): Promise<RawEntry[]>;
+  troupeMailboxStart(mailbox: string, drainer: string, notices: string, count: string, appliedPrefix: string, wake: string, ttlMs: string): Promise<[RawEntry[], string[]]>;
   troupeMailboxFinish(...keysAndArgs: string[]): Promise<RawEntry[]>;
   troupeMailboxLeave(mailbox: string, drainer: string, awaiting: string, count: string, appliedPrefix: string, actorId: string): Promise<RawEntry[]>;
   troupeMailboxAbandon(mailbox: string, drainer: string, awaiting: string, actorId: string): Promise<number>;
@@ -170,6 +181,8 @@ export interface TurnFinish {
 export class Mailboxes {
   private readonly drainQueues = new Map<string, Queue>();
   private readonly commands: RedisClient & MailboxCommands;
+  /** On a cluster a script may not touch another partition's (or user's) keys. */
+  private readonly cluster: boolean;
 
   constructor(
     private readonly redis: RedisClient,
@@ -179,12 +192,14 @@ export class Mailboxes {
     // Defined up front, before any command on the connection (see defineReplyCommands).
     defineReplyCommands(redis);
     redis.defineCommand('troupeMailboxNext', { numberOfKeys: 2, lua: NEXT });
-    redis.defineCommand('troupeMailboxFinish', { numberOfKeys: 5, lua: FINISH });
+    redis.defineCommand('troupeMailboxStart', { numberOfKeys: 3, lua: START });
+    redis.defineCommand('troupeMailboxFinish', { numberOfKeys: 6, lua: FINISH });
     redis.defineCommand('troupeMailboxLeave', { numberOfKeys: 3, lua: LEAVE });
     redis.defineCommand('troupeMailboxAbandon', { numberOfKeys: 3, lua: ABANDON });
     redis.defineCommand('troupeMailboxPost', { numberOfKeys: 4, lua: POST });
     redis.defineCommand('troupeMailboxForgetIfEmpty', { numberOfKeys: 2, lua: FORGET_IF_EMPTY });
     this.commands = redis as RedisClient & MailboxCommands;
+    this.cluster = isCluster(redis);
   }
 
   /** The drain queue of one kind's partition. */
@@ -231,6 +246,23 @@ export class Mailboxes {
     );
   }
 
+  /**
+   * A drain's first read: the entries still to do, and the actor's outage notices (field/value pairs of
+   * its hash: message id, notice JSON). A wakeable drain claims the actor's drainer key.
+   */
+  async start(actor: ActorRef, count: number, wakeable?: Wakeable): Promise<{ entries: MailboxEntry[]; notices: string[] }> {
+    const [raw, notices] = await this.commands.troupeMailboxStart(
+      this.names.mailbox(actor),
+      this.names.drainer(actor),
+      this.names.outageNotices(actor),
+      String(count),
+      this.names.appliedPrefix(actor),
+      wakeable?.channel ?? '',
+      String(wakeable?.ttlMs ?? 0),
+    );
+    return { entries: toEntries(raw), notices };
+  }
+
   /** The next entries still to do, oldest first. A wakeable drain (re)claims the actor's drainer key. */
   async next(actor: ActorRef, count: number, wakeable?: Wakeable): Promise<MailboxEntry[]> {
     return toEntries(
@@ -264,18 +296,20 @@ export class Mailboxes {
   }
 
   /**
-   * Everything that follows a commit, in one script; returns the next entries when `next` > 0. The
-   * lease, a key of its user's (another slot on a cluster), is released in the same write but not the
-   * same script: should the process die between the two, the lease lapses at its expiry.
+   * Everything that follows a commit, in one script; returns the next entries when `next` > 0. On a
+   * cluster the lease, a key of its user's (another slot), is released beside the script, in the same
+   * write: should the process die between the two, the lease lapses at its expiry.
    */
   async finish(f: TurnFinish): Promise<MailboxEntry[]> {
-    const release = f.lease ? this.redis.zrem(f.lease.key, f.lease.id) : undefined;
+    const leaseInScript = f.lease !== undefined && !this.cluster;
+    const release = f.lease && !leaseInScript ? this.redis.zrem(f.lease.key, f.lease.id) : undefined;
     const raw = this.commands.troupeMailboxFinish(
       this.names.mailbox(f.actor),
       f.reply?.stream ?? this.names.mailbox(f.actor),
       this.names.applied(f.actor, f.applied?.messageId ?? ''),
       this.names.outboxDone(f.actor),
       this.names.drainer(f.actor),
+      leaseInScript ? f.lease!.key : this.names.mailbox(f.actor),
       f.entryId,
       String(f.next),
       this.names.appliedPrefix(f.actor),
@@ -287,6 +321,7 @@ export class Mailboxes {
       String(REPLY_STREAM_TTL_SECONDS),
       f.reply?.notify ?? '',
       String(f.wakeable?.ttlMs ?? 0),
+      leaseInScript ? f.lease!.id : '',
       ...eventArgs(f.reply?.events ?? []),
     );
     const [entries] = await Promise.all([raw, release]);

@@ -30,7 +30,7 @@ import { cancelledEvent, errorEvent, runTurn, TurnAborted, type TurnOutcome } fr
 import { APPLIED_TTL_SECONDS, type Effects } from './effects.js';
 import type { Resident, ResidentActors } from './residents.js';
 import { STORE_CALL_TIMEOUT_MS, StoreOutage, StoreUnavailable } from './store-outage.js';
-import { OutageNotices } from './outage-notices.js';
+import { noticesOf, OutageNotices } from './outage-notices.js';
 import { hop, type Hop } from '../../queues/hop-trace.js';
 
 export interface DrainDeps {
@@ -139,11 +139,12 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
   // (and, after a crash between commit and delete, one entry its applied marker answers).
   // Reading from the start, not after appliedSeq, keeps working if a recreated stream's ids restart lower.
   const notices = new OutageNotices(redis, deps.names);
-  // Usually none: messages whose senders were told store_unavailable by a drain that gave up.
   // When the last read of the mailbox was sent: a wake-up heard before it is for a message it returned.
   let readAt = performance.now();
-  const [first, noticed] = await Promise.all([mailboxes.next(ref, batchSize, wakeable), notices.given(ref)]);
-  let entries = first;
+  const first = await mailboxes.start(ref, batchSize, wakeable);
+  // Usually none: messages whose senders were told store_unavailable by a drain that gave up.
+  const noticed = noticesOf(first.notices);
+  let entries = first.entries;
   for (;;) {
     if (entries.length === 0) {
       // Empty as far as this drain knows. Request/reply clients send their next message right after

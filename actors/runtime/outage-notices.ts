@@ -47,24 +47,23 @@ export class OutageNotices {
     return count;
   }
 
-  /** The notices given to the actor's waiting messages (read once when a drain starts; usually none). */
-  async given(actor: ActorRef): Promise<Map<string, OutageNotice>> {
-    const all = await this.redis.hgetall(this.names.outageNotices(actor));
-    const notices = new Map<string, OutageNotice>();
-    for (const [messageId, raw] of Object.entries(all)) {
-      try {
-        notices.set(messageId, JSON.parse(raw) as OutageNotice);
-      } catch {
-        // A malformed notice only means a stale event stays in a reply stream.
-      }
-    }
-    return notices;
-  }
-
   /** The message was applied: its notice leaves its reply stream. */
   async withdraw(actor: ActorRef, messageId: string, notice: OutageNotice): Promise<void> {
     await Promise.all([this.redis.xdel(notice.stream, notice.entryId), this.redis.hdel(this.names.outageNotices(actor), messageId)]);
   }
+}
+
+/** Notices by message id, from the hash's field/value pairs (as HGETALL inside a script returns them). */
+export function noticesOf(pairs: string[]): Map<string, OutageNotice> {
+  const notices = new Map<string, OutageNotice>();
+  for (let i = 0; i + 1 < pairs.length; i += 2) {
+    try {
+      notices.set(pairs[i]!, JSON.parse(pairs[i + 1]!) as OutageNotice);
+    } catch {
+      // A malformed notice only means a stale event stays in a reply stream.
+    }
+  }
+  return notices;
 }
 
 function envelopeOf(fields: string[]): Envelope | undefined {
