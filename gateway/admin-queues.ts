@@ -49,17 +49,20 @@ export interface TroupeQueue {
 }
 
 /**
- * Every BullMQ queue troupe's workers consume: a drain queue per stateful kind and partition, a request
- * queue per service kind, and the one schedule queue (ctx.schedule). Batches have no queue of their
+ * Every BullMQ queue troupe's workers consume: the drain queues of each stateful kind (one, or one per
+ * partition on a cluster), a request queue per service kind, and the one schedule queue (ctx.schedule). Batches have no queue of their
  * own: their messages travel on their kind's drain or service queue.
  */
 export function troupeQueues(kinds: readonly AnyKind[], names: RedisNames): TroupeQueue[] {
   return [
     ...kinds.flatMap((kind) =>
       kind.stateful
-        ? names.allPartitions().map((partition) => ({
-            queue: names.actorQueue(kind.kind, partition),
-            description: `drain jobs of ${kind.kind} actors in partition ${partition} of ${names.partitions} (one per actor with mail)`,
+        ? names.allDrainQueues().map((index) => ({
+            queue: names.actorQueue(kind.kind, index),
+            description:
+              names.drainQueues === 'per-kind'
+                ? `drain jobs of ${kind.kind} actors (one per actor with mail)`
+                : `drain jobs of ${kind.kind} actors in partition ${index} of ${names.partitions} (one per actor with mail)`,
           }))
         : [{ queue: names.serviceQueue(kind.kind), description: `requests to the ${kind.kind} service` }],
     ),

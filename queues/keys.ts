@@ -8,13 +8,22 @@
  * hash tag (`{troupe:p7}`), so on a Redis Cluster each script's keys live in one slot, and partitions
  * spread over the cluster's shards. A message id is minted in its actor's partition (the hash of the id
  * names the partition), so a reply stream's key follows from the message id alone.
+ *
+ * Drain jobs go to one BullMQ queue per kind on a single Redis server, and to one per kind and
+ * partition on a cluster (so the queues spread over the shards too). No script touches a queue and a
+ * mailbox together, so the two need not match; one queue spares a server the fetches of many sparse
+ * queues (a worker that finishes a job takes the next one from the same queue in the same call).
  */
 import { randomUUID } from 'node:crypto';
 import type { ActorRef } from './envelope.js';
+import { isClusterUrl } from './redis-client.js';
 
 export const DEFAULT_PREFIX = 'troupe';
 export const DEFAULT_PARTITIONS = 16;
 export const MAX_PARTITIONS = 1024;
+
+/** How drain jobs are queued: one queue per kind, or one per kind and partition (on a cluster). */
+export type DrainQueues = 'per-kind' | 'per-partition';
 
 /** A BullMQ queue: its name, and the key prefix that puts all of its keys in one cluster slot. */
 export interface QueueName {
@@ -36,8 +45,14 @@ export class RedisNames {
   constructor(
     readonly prefix: string = DEFAULT_PREFIX,
     readonly partitions: number = DEFAULT_PARTITIONS,
+    readonly drainQueues: DrainQueues = 'per-kind',
   ) {
     if (!Number.isInteger(partitions) || partitions < 1 || partitions > MAX_PARTITIONS) throw new RangeError(`partitions must be a whole number from 1 to ${MAX_PARTITIONS}`);
+  }
+
+  /** The names a deployment on REDIS_URL uses: drain queues per partition on a cluster, per kind otherwise. */
+  static forRedis(redisUrl: string, prefix: string = DEFAULT_PREFIX, partitions: number = DEFAULT_PARTITIONS): RedisNames {
+    return new RedisNames(prefix, partitions, isClusterUrl(redisUrl) ? 'per-partition' : 'per-kind');
   }
 
   /** The partition an actor belongs to. */
@@ -193,13 +208,25 @@ export class RedisNames {
     return `${this.prefix}:deployment`;
   }
 
-  /** Drain jobs of one stateful actor kind in one partition (one job per actor at a time). */
-  actorQueue(kind: string, partition: number): QueueName {
-    return { name: `${this.prefix}-actor-${kind}-p${partition}`, prefix: `bull:${this.tag(partition)}` };
+  /**
+   * One of a stateful kind's drain queues (one job per actor at a time): `queue` is 0 for the kind's
+   * one queue, or a partition when drain queues are per partition.
+   */
+  actorQueue(kind: string, queue: number): QueueName {
+    if (this.drainQueues === 'per-kind') return { name: `${this.prefix}-actor-${kind}`, prefix: `bull:{${this.prefix}:actor-${kind}}` };
+    return { name: `${this.prefix}-actor-${kind}-p${queue}`, prefix: `bull:${this.tag(queue)}` };
   }
-  /** The drain queue of the actor's partition. */
+  /** Which of its kind's drain queues the actor's jobs go to. */
+  drainQueueOf(ref: ActorRef): number {
+    return this.drainQueues === 'per-kind' ? 0 : this.partitionOf(ref);
+  }
+  /** Every drain queue of a kind, for what serves or counts them all. */
+  allDrainQueues(): number[] {
+    return this.drainQueues === 'per-kind' ? [0] : this.allPartitions();
+  }
+  /** The drain queue of the actor. */
   actorQueueOf(ref: ActorRef): QueueName {
-    return this.actorQueue(ref.kind, this.partitionOf(ref));
+    return this.actorQueue(ref.kind, this.drainQueueOf(ref));
   }
   /** Requests to a stateless service kind. */
   serviceQueue(kind: string): QueueName {

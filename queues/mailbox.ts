@@ -202,9 +202,9 @@ export class Mailboxes {
     this.cluster = isCluster(redis);
   }
 
-  /** The drain queue of one kind's partition. */
-  drainQueue(kind: string, partition: number): Queue {
-    const { name, prefix } = this.names.actorQueue(kind, partition);
+  /** One of a kind's drain queues (see RedisNames.actorQueue). */
+  drainQueue(kind: string, queue: number): Queue {
+    const { name, prefix } = this.names.actorQueue(kind, queue);
     let q = this.drainQueues.get(name);
     if (!q) this.drainQueues.set(name, (q = new Queue(name, { connection: this.connection, prefix })));
     return q;
@@ -239,7 +239,7 @@ export class Mailboxes {
 
   /** Ensures a drain job for the actor (a no-op when one is waiting already). */
   async requestDrain(actor: ActorRef): Promise<void> {
-    await this.drainQueue(actor.kind, this.names.partitionOf(actor)).add(
+    await this.drainQueue(actor.kind, this.names.drainQueueOf(actor)).add(
       'drain',
       actor,
       { deduplication: { id: refKey(actor), keepLastIfActive: true }, removeOnComplete: true, removeOnFail: 1000 },

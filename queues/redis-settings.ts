@@ -4,7 +4,7 @@
  * requires `noeviction`), and a server without persistence loses every accepted message on restart.
  */
 import { ReplyError } from 'ioredis';
-import type { RedisClient } from './redis-client.js';
+import { isCluster, keyServers, type RedisClient } from './redis-client.js';
 import type { Logger } from '../logging/logger.js';
 import { RedisMisconfiguredError } from './redis-misconfigured-error.js';
 
@@ -16,8 +16,16 @@ export interface RedisSettingsCheckOptions {
   logger: Logger;
 }
 
-/** Throws RedisMisconfiguredError unless `maxmemory-policy` is `noeviction` (or eviction is allowed); warns when persistence is off. */
-export async function checkRedisSettings(redis: RedisClient, { url, allowEviction, logger }: RedisSettingsCheckOptions): Promise<void> {
+/**
+ * Throws RedisMisconfiguredError unless `maxmemory-policy` is `noeviction` (or eviction is allowed); warns
+ * when persistence is off. On a cluster, every master is checked.
+ */
+export async function checkRedisSettings(redis: RedisClient, options: RedisSettingsCheckOptions): Promise<void> {
+  if (!isCluster(redis)) return checkServer(redis, options);
+  for (const node of keyServers(redis)) await checkServer(node, { ...options, url: `${options.url} (node ${node.options.host}:${node.options.port})` });
+}
+
+async function checkServer(redis: RedisClient, { url, allowEviction, logger }: RedisSettingsCheckOptions): Promise<void> {
   const settings = await readSettings(redis, ['maxmemory-policy', 'appendonly', 'save'], logger);
   if (settings === undefined) return;
 

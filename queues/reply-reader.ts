@@ -7,7 +7,8 @@
  * tag (a partition, see keys.ts): each lane is the same blocking loop on its own connection to the
  * master serving that slot.
  */
-import { createRedisClient, isCluster, nodeClient, type RedisClient } from './redis-client.js';
+import type { Cluster } from 'ioredis';
+import { createRedisClient, isCluster, isClusterUrl, nodeClient, type RedisClient } from './redis-client.js';
 import { TERMINAL_EVENTS, toEvents, type ReplyEvent } from './reply-stream.js';
 
 interface Follower {
@@ -26,43 +27,59 @@ type FollowOptions = { lastId?: string; signal?: AbortSignal; idleTimeoutMs?: nu
 
 export class ReplyReader {
   private readonly lanes = new Map<string, Promise<ReaderLane>>();
-  private readonly router: RedisClient;
+  /** On a cluster: where each slot is served (the lanes' own connections go to one node each). */
+  private readonly router: Cluster | undefined;
   private closed = false;
 
   constructor(private readonly redisUrl: string) {
-    this.router = createRedisClient(redisUrl, { maxRetriesPerRequest: 3 });
+    const client = isClusterUrl(redisUrl) ? createRedisClient(redisUrl, { maxRetriesPerRequest: 3 }) : undefined;
+    this.router = client && isCluster(client) ? client : undefined;
   }
 
   async *follow(stream: string, options: FollowOptions = {}): AsyncGenerator<ReplyEvent> {
+    if (this.closed) return;
     const lane = await this.laneOf(stream);
     yield* lane.follow(stream, options);
   }
 
   /** One lane on a single server; on a cluster, the lane of the stream's hash tag, on the master serving its slot. */
   private laneOf(stream: string): Promise<ReaderLane> {
-    const cluster = isCluster(this.router) ? this.router : undefined;
+    const cluster = this.router;
     const tag = cluster ? hashTagOf(stream) : '';
     let lane = this.lanes.get(tag);
     if (!lane) {
-      lane = (async () => {
-        if (!cluster) return new ReaderLane(createRedisClient(this.redisUrl, { maxRetriesPerRequest: null }), createRedisClient(this.redisUrl, { maxRetriesPerRequest: 3 }));
+      // A lane whose node stopped serving its slot (MOVED after a resharding, a failover) is dropped, so
+      // the next follower opens one on the slot's new master.
+      const drop = (error: unknown) => {
+        if (cluster && /^(MOVED|ASK|CLUSTERDOWN|READONLY)\b/.test(error instanceof Error ? error.message : '')) this.dropLane(tag, created);
+      };
+      const created: Promise<ReaderLane> = (async () => {
+        if (!cluster) return new ReaderLane(createRedisClient(this.redisUrl, { maxRetriesPerRequest: null }), createRedisClient(this.redisUrl, { maxRetriesPerRequest: 3 }), drop);
         const slot = Number(await cluster.cluster('KEYSLOT', stream));
         if (cluster.slots[slot] === undefined) await new Promise<void>((resolve) => cluster.refreshSlotsCache(() => resolve()));
         const master = cluster.slots[slot]?.[0];
         if (master === undefined) throw new Error(`no Redis Cluster node serves slot ${slot}`);
-        return new ReaderLane(nodeClient(this.redisUrl, master, { maxRetriesPerRequest: null }), nodeClient(this.redisUrl, master, { maxRetriesPerRequest: 3 }));
+        return new ReaderLane(nodeClient(this.redisUrl, master, { maxRetriesPerRequest: null }), nodeClient(this.redisUrl, master, { maxRetriesPerRequest: 3 }), drop);
       })();
-      lane.catch(() => this.lanes.delete(tag));
-      this.lanes.set(tag, lane);
+      lane = created;
+      created.catch(() => this.lanes.delete(tag));
+      this.lanes.set(tag, created);
     }
     return lane;
+  }
+
+  private dropLane(tag: string, lane: Promise<ReaderLane>) {
+    if (this.lanes.get(tag) !== lane) return;
+    this.lanes.delete(tag);
+    this.router?.refreshSlotsCache();
+    void lane.then((l) => l.close());
   }
 
   async close() {
     this.closed = true;
     const lanes = await Promise.allSettled(this.lanes.values());
     await Promise.all(lanes.map((lane) => (lane.status === 'fulfilled' ? lane.value.close() : undefined)));
-    this.router.disconnect();
+    this.router?.disconnect();
   }
 }
 
@@ -88,6 +105,8 @@ class ReaderLane {
   constructor(
     private readonly reader: RedisClient,
     private readonly control: RedisClient,
+    /** Told when the shared read fails (the followers end with the error). */
+    private readonly onError: (error: unknown) => void,
   ) {
     // A reconnect gives the reader a new client id (after a Redis restart, the old one may be another
     // client's, whose blocking command CLIENT UNBLOCK would then cut short). Asked for on 'ready', the
@@ -201,6 +220,7 @@ class ReaderLane {
       }
       this.followers.clear();
       this.running = false;
+      this.onError(err);
       return;
     } finally {
       this.running = false;

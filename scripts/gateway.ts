@@ -28,7 +28,7 @@ export async function runGateway(config: Config, kinds: AnyKind[]): Promise<numb
     await checkRedisServer(redis, config, redisLogger);
     const mongo = await connectMongo({ uri, dbName: config.mongo.dbName, embedded: config.mongo.embedded, logger: logger.child({ component: 'mongo' }) });
     shutdown.add('mongo', () => mongo.stop());
-    const names = new RedisNames(config.redis.prefix, config.redis.partitions);
+    const names = RedisNames.forRedis(redisUrl, config.redis.prefix, config.redis.partitions);
     await bindRedisToMongo(redis, mongo.connection, names);
     // A gateway serves the web client as built (`npm run build`); it never builds in production.
     const webClientDir = await currentWebBuild();

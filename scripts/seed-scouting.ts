@@ -43,7 +43,7 @@ export async function runSeedScouting(config: Config, { user: userName = 'local'
       return 1;
     }
     const redisUrl = config.redis.url ?? LOCAL_REDIS_URL;
-    const names = new RedisNames(config.redis.prefix, config.redis.partitions);
+    const names = RedisNames.forRedis(redisUrl, config.redis.prefix, config.redis.partitions);
     const kinds = [documentKind, searchIndexKind] as AnyKind[];
     client = new ActorClient(redisUrl, mongo.connection, kinds, names);
     const live = await client.liveWorkers().catch((error: unknown) => {

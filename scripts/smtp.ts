@@ -24,7 +24,8 @@ export async function runSmtp(config: Config, options: { port?: number; host?: s
   try {
     const mongo = await connectMongo({ uri, dbName: config.mongo.dbName, embedded: config.mongo.embedded, logger: logger.child({ component: 'mongo' }) });
     shutdown.add('mongo', () => mongo.stop());
-    const client = new ActorClient(config.redis.url ?? LOCAL_REDIS_URL, mongo.connection, [inboxKind], new RedisNames(config.redis.prefix, config.redis.partitions));
+    const redisUrl = config.redis.url ?? LOCAL_REDIS_URL;
+    const client = new ActorClient(redisUrl, mongo.connection, [inboxKind], RedisNames.forRedis(redisUrl, config.redis.prefix, config.redis.partitions));
     shutdown.add('client', () => client.close());
     const listener = await startSmtpListener({ mongo: mongo.connection, client, logger: logger.child({ component: 'smtp' }) }, { port, host });
     shutdown.add('smtp', () => listener.close());

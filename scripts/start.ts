@@ -48,7 +48,7 @@ export async function runStart(config: Config, kinds: AnyKind[]): Promise<number
       // Lets `troupe users ...` name this server's URI while we hold the journal's lock.
       shutdown.add('embedded mongo address', await writeEmbeddedMongoAddress(config.mongo.embedded.dbpath, mongo.uri));
     }
-    const names = new RedisNames(config.redis.prefix, config.redis.partitions);
+    const names = RedisNames.forRedis(redis.url, config.redis.prefix, config.redis.partitions);
     await bindRedisToMongo(redis, mongo.connection, names);
     throwIfSignalled(signalled);
     // Before the workers: the meta tools answer from this data. Takes seconds, and only on the first start.

@@ -42,7 +42,7 @@ export async function runWorker(config: Config, kinds: AnyKind[]): Promise<numbe
     const redis = await connectRedis({ url: redisUrl, logger: redisLogger });
     shutdown.add('redis', () => redis.stop());
     await checkRedisServer(redis, config, redisLogger);
-    const names = new RedisNames(config.redis.prefix, config.redis.partitions);
+    const names = RedisNames.forRedis(redisUrl, config.redis.prefix, config.redis.partitions);
     await bindRedisToMongo(redis, mongo.connection, names);
     // Without an endpoint nobody would read the metrics: collect none.
     const endpoint = config.metrics.port === null ? undefined : { port: config.metrics.port, metrics: new TroupeMetrics() };

@@ -328,8 +328,8 @@ export class ActorClient {
   async queueStats(): Promise<Record<string, QueueStats>> {
     const out: Record<string, QueueStats> = {};
     for (const kind of this.kindsByName.values()) {
-      // A stateful kind's drain jobs are spread over one queue per partition: summed here.
-      const queues = kind.stateful ? this.names.allPartitions().map((p) => this.mailboxes.drainQueue(kind.kind, p)) : [this.serviceQueue(kind.kind)];
+      // A stateful kind's drain jobs may be spread over a queue per partition: summed here.
+      const queues = kind.stateful ? this.names.allDrainQueues().map((q) => this.mailboxes.drainQueue(kind.kind, q)) : [this.serviceQueue(kind.kind)];
       const each = await Promise.all(queues.map((queue) => Promise.all([queue.getJobCounts('waiting', 'active', 'delayed', 'failed'), queue.getJobs(['waiting'], 0, 0, true)])));
       const jobs: Record<string, number> = {};
       let oldestWaitingAt: number | null = null;

@@ -55,7 +55,7 @@ export interface WorkerOptions {
   gateTimeoutMs?: number | null;
   /** MAIL_* settings; default: local delivery on troupe.local. */
   mail?: MailSettings;
-  /** Concurrent drains per actor kind in this process, shared out over its partitions (see partitionConcurrency). */
+  /** Concurrent drains per actor kind in this process, shared out over its drain queues (see queueConcurrency). */
   actorConcurrency?: number;
   /** How long an emptied drain waits for the next message (default DRAIN_LINGER_MS; 0: never). */
   drainLingerMs?: number;
@@ -128,11 +128,12 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   for (const kind of kinds) {
     if (kind.stateful) {
       const actorKind = kind as ActorKind<unknown>;
-      // The kind's drain slots are shared out over its partitions' queues (one BullMQ worker each).
-      const concurrency = partitionConcurrency(options.actorConcurrency ?? settings.DEFAULT_ACTOR_CONCURRENCY, names.partitions);
+      // The kind's drain slots are shared out over its drain queues (one BullMQ worker each).
+      const queues = names.allDrainQueues();
+      const concurrency = queueConcurrency(options.actorConcurrency ?? settings.DEFAULT_ACTOR_CONCURRENCY, queues.length);
       const shared = workerOptions();
-      for (const partition of names.allPartitions()) {
-        const queue = names.actorQueue(kind.kind, partition);
+      for (const index of queues) {
+        const queue = names.actorQueue(kind.kind, index);
         const linger = {
           wakeups,
           ms: options.drainLingerMs ?? settings.DRAIN_LINGER_MS,
@@ -350,8 +351,8 @@ async function sweepMailboxes(redis: RedisClient, mailboxes: Mailboxes, kinds: A
   }
 }
 
-/** Each partition's share of a kind's drain slots (at least one). */
-export const partitionConcurrency = (kindConcurrency: number, partitions: number): number => Math.max(1, Math.ceil(kindConcurrency / partitions));
+/** Each drain queue's share of a kind's drain slots (at least one). */
+export const queueConcurrency = (kindConcurrency: number, queues: number): number => Math.max(1, Math.ceil(kindConcurrency / queues));
 
 async function forgetDeadWorkers(redis: RedisClient, key: string, now: number) {
   const all = await redis.hgetall(key);

@@ -9,8 +9,8 @@ import { ActorClient } from '../../actors/runtime/client.js';
 import { testKinds, type CounterState } from '../support/test-kinds.js';
 import { sendInOrder } from '../support/ordered-sends.js';
 import { startTestWorker, type ChildHandle } from '../support/runtime-processes.js';
-import { RedisNames } from '../../queues/keys.js';
 import { deleteRedisPrefix } from '../support/redis-prefix.js';
+import { testNames } from '../support/test-names.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -22,7 +22,7 @@ describe('actor runtime across worker processes', function () {
   const children: ChildHandle[] = [];
   const run = `p${Date.now()}`;
   const dbName = `runtime_processes_${process.pid}`;
-  const names = new RedisNames(`test-processes-${process.pid}`);
+  const names = testNames(`test-processes-${process.pid}`);
 
   const worker = async () => {
     const w = startTestWorker({ REDIS_URL, REDIS_PREFIX: names.prefix, MONGODB_URI: mongo.uri, MONGODB_DB: dbName, LOG_LEVEL: 'info' });

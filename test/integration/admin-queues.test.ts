@@ -141,13 +141,14 @@ describe('queue dashboard (/admin/queues) and admin sessions', function () {
       const board = (await response.json()) as BoardQueues;
       const expected = troupeQueues(kinds, names).map(({ queue }) => queue.name);
       expect(board.queues.map((queue) => queue.name)).to.have.members(expected);
-      // A drain queue per stateful kind and partition, a request queue per service kind, the schedule queue.
-      for (const kind of kinds) {
-        if (kind.stateful) for (const p of names.allPartitions()) expect(expected).to.include(`${prefix}-actor-${kind.kind}-p${p}`);
-        else expect(expected).to.include(`${prefix}-service-${kind.kind}`);
-      }
-      const stateful = kinds.filter((kind) => kind.stateful).length;
-      expect(expected).to.include(`${prefix}-schedule`).and.have.length(stateful * names.partitions + (kinds.length - stateful) + 1);
+      // On one Redis server: a drain queue per stateful kind, a request queue per service kind, the schedule queue.
+      for (const kind of kinds) expect(expected).to.include(kind.stateful ? `${prefix}-actor-${kind.kind}` : `${prefix}-service-${kind.kind}`);
+      expect(expected).to.include(`${prefix}-schedule`).and.have.length(kinds.length + 1);
+      // On a cluster, a drain queue per stateful kind and partition.
+      const onCluster = troupeQueues(kinds, new RedisNames(prefix, 16, 'per-partition')).map(({ queue }) => queue.name);
+      const stateful = kinds.filter((kind) => kind.stateful);
+      for (const kind of stateful) for (let p = 0; p < 16; p++) expect(onCluster).to.include(`${prefix}-actor-${kind.kind}-p${p}`);
+      expect(onCluster).to.have.length(stateful.length * 16 + (kinds.length - stateful.length) + 1);
       expect(board.queues.find((queue) => queue.name === scheduleQueue.name)?.counts.delayed).to.equal(1);
     } finally {
       await schedule.obliterate({ force: true });

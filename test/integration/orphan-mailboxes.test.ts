@@ -6,10 +6,10 @@ import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/in
 import { ActorClient } from '../../actors/runtime/client.js';
 import { startWorkers, type RunningWorkers } from '../../actors/runtime/workers.js';
 import { Mailboxes } from '../../queues/mailbox.js';
-import { RedisNames } from '../../queues/keys.js';
 import { envelope } from '../../queues/envelope.js';
 import { testKinds, type CounterState } from '../support/test-kinds.js';
 import { pollUntil } from '../support/async.js';
+import { testNames } from '../support/test-names.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silent = { info() {}, warn() {}, error() {}, debug() {} };
@@ -29,7 +29,7 @@ describe('orphan mailboxes (a post that died before its drain job)', function ()
   let redis: RedisClient;
   let client: ActorClient;
   let workers: RunningWorkers | undefined;
-  const names = new RedisNames(`test-orphans-${process.pid}`);
+  const names = testNames(`test-orphans-${process.pid}`);
   const run = `o${Date.now()}`;
 
   before(async function () {

@@ -6,11 +6,11 @@ import { startWorkers, type RunningWorkers } from '../../actors/runtime/workers.
 import { testKinds, type CounterState } from '../support/test-kinds.js';
 import { sendInOrder } from '../support/ordered-sends.js';
 import { pollUntil } from '../support/async.js';
-import { RedisNames } from '../../queues/keys.js';
 import type { CommitResult, RuntimeObserver } from '../../actors/runtime/observer.js';
 import { hop, type Hop } from '../../queues/hop-trace.js';
 import { HopTracer } from '../../gateway/hop-tracer.js';
 import { deleteRedisPrefix } from '../support/redis-prefix.js';
+import { testNames } from '../support/test-names.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silent = { info() {}, warn() {}, error() {}, debug() {} };
@@ -22,7 +22,7 @@ describe('actor runtime (in-process worker, real Redis, embedded Mongo)', functi
   let workers: RunningWorkers;
   const run = `t${Date.now()}`;
   // Its own key and queue names: other test runs sharing this Redis never see these messages.
-  const names = new RedisNames(`test-runtime-${process.pid}`);
+  const names = testNames(`test-runtime-${process.pid}`);
   const observed: { turns: Array<[string, string]>; commits: Array<[string, CommitResult]> } = { turns: [], commits: [] };
   const observer: RuntimeObserver = {
     turnFinished: (kind, outcome) => observed.turns.push([kind, outcome]),

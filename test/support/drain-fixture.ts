@@ -10,11 +10,12 @@ import mongoose from 'mongoose';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
 import { actorRecords, ActorStore } from '../../models/actor-record.js';
 import { Mailboxes } from '../../queues/mailbox.js';
-import { RedisNames } from '../../queues/keys.js';
 import { Batches } from '../../actors/runtime/batches.js';
 import { Effects } from '../../actors/runtime/effects.js';
 import type { DrainDeps } from '../../actors/runtime/drain.js';
 import { offlineNarrator } from '../../actors/llm/offline-narrator.js';
+import { testNames } from './test-names.js';
+import type { RedisNames } from '../../queues/keys.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silent = { info() {}, warn() {}, error() {}, debug() {} };
@@ -29,7 +30,7 @@ export interface DrainFixture {
 }
 
 export async function drainFixture(name: string): Promise<DrainFixture> {
-  const names = new RedisNames(`test-${name}-${process.pid}-${Date.now().toString(36)}`);
+  const names = testNames(`test-${name}-${process.pid}-${Date.now().toString(36)}`);
   const mongo: EmbeddedMongo = await startEmbeddedMongo({ port: 0 });
   const conn = await mongoose.createConnection(mongo.uri, { dbName: name }).asPromise();
   const redis = createRedisClient(REDIS_URL, { enableAutoPipelining: true });

@@ -29,7 +29,17 @@ describe('Redis partitions and cluster URLs', function () {
     ];
     for (const key of keys) expect(hashTagOf(key), key).to.equal(tag.slice(1, -1));
     expect(names.appliedPrefix(actor) + messageId).to.equal(names.applied(actor, messageId));
-    expect(names.actorQueueOf(actor).prefix).to.equal(`bull:${tag}`);
+    expect(new RedisNames('troupe', 16, 'per-partition').actorQueueOf(actor).prefix).to.equal(`bull:${tag}`);
+  });
+
+  it('queues drain jobs per kind on one server and per kind and partition on a cluster', () => {
+    const single = RedisNames.forRedis('redis://127.0.0.1:6379', 'troupe', 16);
+    expect(single.actorQueueOf(actor)).to.deep.equal({ name: 'troupe-actor-echo', prefix: 'bull:{troupe:actor-echo}' });
+    expect(single.allDrainQueues()).to.deep.equal([0]);
+    const cluster = RedisNames.forRedis('redis+cluster://h1:7000,h2:7000', 'troupe', 16);
+    const partition = cluster.partitionOf(actor);
+    expect(cluster.actorQueueOf(actor)).to.deep.equal({ name: `troupe-actor-echo-p${partition}`, prefix: `bull:{troupe:p${partition}}` });
+    expect(cluster.allDrainQueues()).to.deep.equal(cluster.allPartitions());
   });
 
   it('mints message ids in their actor’s partition, as plain UUIDs', () => {
