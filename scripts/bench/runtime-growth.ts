@@ -439,6 +439,7 @@ function perActorCaches() {
     { process: 'worker', cache: 'ResidentActors.residents (actors/runtime/residents.ts)', holds: 'fence, state and owner of recently committed actors', bound: DEFAULT_RESIDENT_ACTORS, by: 'count, least recently committed dropped' },
     { process: 'worker', cache: 'ResidentActors.draining', holds: 'actors with a drain running here', bound: DEFAULT_ACTOR_CONCURRENCY, by: 'drain slots per kind (entry removed when the drain ends)' },
     { process: 'worker', cache: 'DrainWakeups.waiting (queues/drain-wakeups.ts)', holds: 'lingering drains', bound: DEFAULT_ACTOR_CONCURRENCY, by: `drain slots per kind, each for at most DRAIN_LINGER_MS = ${DRAIN_LINGER_MS} ms` },
+    { process: 'worker', cache: 'DrainWakeups.early (queues/drain-wakeups.ts)', holds: 'wake-ups heard while no drain of the actor waited', bound: 10_000, by: 'count, and each kept 1 s' },
     { process: 'worker', cache: 'TurnCancels.running (queues/turn-cancels.ts)', holds: 'running turns of kinds with cancel routes', bound: DEFAULT_ACTOR_CONCURRENCY, by: 'drain slots per kind' },
     { process: 'gateway', cache: 'ActorClient.owners (actors/runtime/client.ts)', holds: 'owner id of every actor this gateway has sent to', bound: OWNERS_KEPT, by: 'count (OWNERS_KEPT), oldest dropped' },
     { process: 'gateway', cache: 'ActorClient.notified', holds: 'reply streams posted and not yet followed', bound: null, by: `time: ${NOTIFIED_FOLLOW_WINDOW_MS} ms (NOTIFIED_FOLLOW_WINDOW_MS)` },
