@@ -14,26 +14,15 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { Redis } from 'ioredis';
-import type { Logger } from '../../logging/logger.js';
 import { DEFAULT_PARTITIONS } from '../../queues/keys.js';
 import { startRedisCluster } from '../../test/support/redis-cluster.js';
 import { startRedisServer } from '../../test/support/redis-server-process.js';
 import { CpuMeter } from './process-cpu.js';
 import { actorsInTurn, allAnswered, runLoad, type LoadShape } from './request-load.js';
 import { latencySummary, startBenchTroupe, type BenchTroupe } from './troupe-processes.js';
+import type { RoundsLoad } from './runtime.js';
 
-export interface RuntimeClusterBenchOptions {
-  logger: Logger;
-  /** Timed messages per round. */
-  messages?: number;
-  /** Client loops, one request in flight each. */
-  concurrency?: number;
-  /** Distinct actors the loops share. */
-  actors?: number;
-  /** Rounds of each target, interleaved. */
-  rounds?: number;
-  /** Untimed messages per target first, so every round is measured with warm code. */
-  warmup?: number;
+export interface RuntimeClusterBenchOptions extends RoundsLoad {
   /** Masters of the cluster (no replicas). */
   masters?: number;
 }

@@ -18,10 +18,10 @@ import { sequentialLatency } from './sequential-latency.js';
 import { hopPercentiles } from './hop-percentiles.js';
 import { startNaivePeer } from './naive-peer.js';
 
-export interface RuntimeBenchOptions {
-  redisUrl: string;
+/** The load of interleaved rounds, shared by the runtime benches. */
+export interface RoundsLoad {
   logger: Logger;
-  /** Timed messages per round (and raw BullMQ jobs). */
+  /** Timed messages per round (and, in the default bench, raw BullMQ jobs). */
   messages?: number;
   /** Client loops, one request in flight each. */
   concurrency?: number;
@@ -29,7 +29,12 @@ export interface RuntimeBenchOptions {
   actors?: number;
   /** Rounds of each system, interleaved. */
   rounds?: number;
+  /** Untimed messages first, so every round is measured with warm code. */
   warmup?: number;
+}
+
+export interface RuntimeBenchOptions extends RoundsLoad {
+  redisUrl: string;
   /** Sequential messages per answer mode in the latency section. */
   latencyMessages?: number;
   /** Write a V8 CPU profile of every troupe process here (for finding where the time goes). */
