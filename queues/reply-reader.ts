@@ -29,6 +29,8 @@ export class ReplyReader {
   private readonly lanes = new Map<string, Promise<ReaderLane>>();
   /** On a cluster: where each slot is served (the lanes' own connections go to one node each). */
   private readonly router: Cluster | undefined;
+  /** Set when a lane was dropped for a moved slot: the router's slot map is read afresh before the next lane. */
+  private slotsStale = false;
   private closed = false;
 
   constructor(private readonly redisUrl: string) {
@@ -56,7 +58,10 @@ export class ReplyReader {
       const created: Promise<ReaderLane> = (async () => {
         if (!cluster) return new ReaderLane(createRedisClient(this.redisUrl, { maxRetriesPerRequest: null }), createRedisClient(this.redisUrl, { maxRetriesPerRequest: 3 }), drop);
         const slot = Number(await cluster.cluster('KEYSLOT', stream));
-        if (cluster.slots[slot] === undefined) await new Promise<void>((resolve) => cluster.refreshSlotsCache(() => resolve()));
+        if (this.slotsStale || cluster.slots[slot] === undefined) {
+          this.slotsStale = false;
+          await new Promise<void>((resolve) => cluster.refreshSlotsCache(() => resolve()));
+        }
         const master = cluster.slots[slot]?.[0];
         if (master === undefined) throw new Error(`no Redis Cluster node serves slot ${slot}`);
         return new ReaderLane(nodeClient(this.redisUrl, master, { maxRetriesPerRequest: null }), nodeClient(this.redisUrl, master, { maxRetriesPerRequest: 3 }), drop);
@@ -71,7 +76,7 @@ export class ReplyReader {
   private dropLane(tag: string, lane: Promise<ReaderLane>) {
     if (this.lanes.get(tag) !== lane) return;
     this.lanes.delete(tag);
-    this.router?.refreshSlotsCache();
+    this.slotsStale = true;
     void lane.then((l) => l.close());
   }
 
