@@ -75,13 +75,6 @@ const median = (values: number[]) => {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-function nodeClient(address: string): Redis {
-  const at = address.lastIndexOf(':');
-  const client = new Redis({ host: address.slice(0, at), port: Number(address.slice(at + 1)), maxRetriesPerRequest: 1 });
-  client.on('error', () => undefined);
-  return client;
-}
-
 /** `field:value` lines of an INFO section. */
 function infoFields(text: string): Record<string, string> {
   const fields: Record<string, string> = {};
@@ -324,7 +317,9 @@ export async function runRuntimeClusterBench({ logger, messages = 10_000, concur
     await track('the troupe on the cluster', () => clusterTroupe.stop());
 
     const node = (address: string, pid: number | undefined): RedisNode => {
-      const client = nodeClient(address);
+      // One node's own connection, for its INFO (a cluster client would ask any node).
+      const client = new Redis(`redis://${address}`, { maxRetriesPerRequest: 1 });
+      client.on('error', () => undefined);
       clients.push(client);
       return { address, pid, client };
     };

@@ -65,15 +65,7 @@ describe('deployment files (Dockerfile, docker-compose.yml)', function () {
   });
 
   it('docker-compose config accepts docker-compose.yml', async function () {
-    const dockerCompose = await findExecutable('docker-compose');
-    if (dockerCompose === undefined) {
-      this.test!.title += ' (skipped: no docker-compose binary on PATH)';
-      this.skip();
-    }
-    const { code, stderr } = await run(dockerCompose, ['-f', 'docker-compose.yml', 'config', '-q'], 20_000);
-    expect(code, `docker-compose config -q failed:\n${stderr}`).to.equal(0);
-    const monitoring = await run(dockerCompose, ['-f', 'docker-compose.yml', '--profile', 'monitoring', 'config', '-q'], 20_000);
-    expect(monitoring.code, `docker-compose --profile monitoring config -q failed:\n${monitoring.stderr}`).to.equal(0);
+    await expectComposeConfigAccepted(this, 'docker-compose.yml');
   });
 
   it('has Prometheus scrape the gateways and the workers\' METRICS_PORT, with Grafana and the dashboard in an optional profile', async () => {
@@ -245,15 +237,7 @@ describe('docker-compose.cluster.yml (Redis Cluster, MongoDB replica set)', func
   });
 
   it('docker-compose config accepts docker-compose.cluster.yml', async function () {
-    const dockerCompose = await findExecutable('docker-compose');
-    if (dockerCompose === undefined) {
-      this.test!.title += ' (skipped: no docker-compose binary on PATH)';
-      this.skip();
-    }
-    const { code, stderr } = await run(dockerCompose, ['-f', 'docker-compose.cluster.yml', 'config', '-q'], 20_000);
-    expect(code, `docker-compose config -q failed:\n${stderr}`).to.equal(0);
-    const monitoring = await run(dockerCompose, ['-f', 'docker-compose.cluster.yml', '--profile', 'monitoring', 'config', '-q'], 20_000);
-    expect(monitoring.code, `docker-compose --profile monitoring config -q failed:\n${monitoring.stderr}`).to.equal(0);
+    await expectComposeConfigAccepted(this, 'docker-compose.cluster.yml');
   });
 
   it('runs three Redis Cluster nodes that never evict and keep an append-only file, each on its own volume', () => {
@@ -382,3 +366,16 @@ describe('docker-compose.cluster.yml (Redis Cluster, MongoDB replica set)', func
     expect(cluster.services).to.not.have.any.keys('redis', 'mongo');
   });
 });
+
+/** `docker-compose config -q` accepts the file, with and without the monitoring profile (skipped without docker-compose). */
+async function expectComposeConfigAccepted(context: Mocha.Context, file: string): Promise<void> {
+  const dockerCompose = await findExecutable('docker-compose');
+  if (dockerCompose === undefined) {
+    context.test!.title += ' (skipped: no docker-compose binary on PATH)';
+    context.skip();
+  }
+  const { code, stderr } = await run(dockerCompose, ['-f', file, 'config', '-q'], 20_000);
+  expect(code, `docker-compose config -q failed:\n${stderr}`).to.equal(0);
+  const monitoring = await run(dockerCompose, ['-f', file, '--profile', 'monitoring', 'config', '-q'], 20_000);
+  expect(monitoring.code, `docker-compose --profile monitoring config -q failed:\n${monitoring.stderr}`).to.equal(0);
+}
