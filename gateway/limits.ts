@@ -1,13 +1,17 @@
 /**
  * Per-user limits per actor kind, checked at the gateway before anything is enqueued:
  *
- * - a **rate limit** (rate-limiter-flexible's RateLimiterRedis: POINTS messages per SECONDS window);
+ * - a **rate limit**: POINTS messages per SECONDS, a fixed window. One counter per (kind, limit, user)
+ *   that starts at the window's first message and expires with the window;
  * - a **concurrency cap**: turns a user may have queued or running at once, as a Redis lease semaphore.
  *   One sorted set per (kind, user): members are lease ids, scores their expiry in ms (Redis clock).
- *   Acquiring is one Lua script (drop expired members, admit if fewer than the cap, add the lease), so
- *   the cap holds across any number of gateway processes. The runtime's worker gives the lease back
- *   with exactly `ZREM lease.key lease.id` when the turn ends; a lease whose holder crashed is dropped
- *   by the next acquire once it has expired (that is the crash recovery, hence the TTL).
+ *   The runtime's worker gives the lease back with exactly `ZREM lease.key lease.id` when the turn
+ *   ends; a lease whose holder crashed is dropped by the next admission once it has expired (that is
+ *   the crash recovery, hence the TTL).
+ *
+ * Both are checked and taken by one Lua script (`ADMIT`): one round trip per message, atomic across
+ * any number of gateway processes, and a refusal by either limit takes nothing from the other. A
+ * user's limit keys share the user's hash tag, so on a Redis Cluster they sit in one slot.
  *
  * Contract for callers: `admit()` before enqueueing; pass the lease with the message (SendInput.lease);
  * if the enqueue throws, or enqueues nothing (an idempotency-key duplicate), call `release(lease)` —
@@ -16,7 +20,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RedisClient } from '../queues/redis-client.js';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AnyKind } from '../actors/runtime/contract.js';
 import type { Lease } from '../queues/envelope.js';
 import { DEFAULT_PREFIX } from '../queues/keys.js';
@@ -63,46 +66,64 @@ export interface Admission {
 export const DEFAULT_LEASE_TTL_MS = 10 * 60 * 1000;
 
 /**
- * KEYS[1] lease set; ARGV: lease id, cap, ttl ms. Returns {1, expiry} when admitted, {0, ms until the
- * oldest lease expires} when full. The Redis clock is used so gateways with skewed clocks agree.
+ * KEYS[1] lease set, KEYS[2] rate counter (either may be unused: its ARGV says so).
+ * ARGV: [1] lease id ('' = no cap), [2] cap, [3] lease ttl ms, [4] rate points per window (0 = no rate
+ * limit), [5] window ms, [6] points this request takes.
+ * Returns {1, lease expiry} when admitted; {0, 'concurrency', ms until the oldest lease expires} or
+ * {0, 'rate', ms until the window ends} when refused, having taken nothing. Both checks come before
+ * either write, so a refusal by one limit never holds a slot of the other. The Redis clock is used so
+ * gateways with skewed clocks agree.
  */
-const ACQUIRE_LEASE = `
+const ADMIT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local ttl = tonumber(ARGV[3])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then
-  redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
+local leaseId, ttl = ARGV[1], tonumber(ARGV[3])
+local ratePoints, windowMs, points = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+if leaseId ~= '' then
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+  if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+    local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+    return {0, 'concurrency', tonumber(oldest[2]) - now}
+  end
+end
+if ratePoints > 0 then
+  local used = tonumber(redis.call('GET', KEYS[2]) or '0')
+  if used + points > ratePoints then
+    return {0, 'rate', math.max(redis.call('PTTL', KEYS[2]), 0)}
+  end
+end
+if leaseId ~= '' then
+  redis.call('ZADD', KEYS[1], now + ttl, leaseId)
   -- the newest lease expires last: the set need not outlive it
   redis.call('PEXPIRE', KEYS[1], ttl)
-  return {1, now + ttl}
 end
-local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-return {0, tonumber(oldest[2]) - now}
+if ratePoints > 0 then
+  redis.call('INCRBY', KEYS[2], points)
+  -- the window starts with its first point (a counter left without an expiry gets one too)
+  if redis.call('PTTL', KEYS[2]) < 0 then redis.call('PEXPIRE', KEYS[2], windowMs) end
+end
+return {1, now + ttl}
 `;
 
-interface LeaseCommands {
-  troupeAcquireLease(key: string, id: string, cap: number, ttlMs: number): Promise<[number, number]>;
+type AdmitAnswer = [1, number] | [0, 'concurrency' | 'rate', number];
+
+interface AdmitCommand {
+  troupeAdmit(leaseKey: string, rateKey: string, leaseId: string, cap: number, leaseTtlMs: number, ratePoints: number, windowMs: number, points: number): Promise<AdmitAnswer>;
 }
 
 export class UserLimits {
-  private readonly redis: RedisClient & LeaseCommands;
+  private readonly redis: RedisClient & AdmitCommand;
   private readonly defaults: { rate: RateLimit | null; concurrent: number | null };
   private readonly overrides: KindLimitOverrides;
   private readonly leaseTtlMs: number;
   private readonly concurrencyRetryAfterSeconds: number;
   private readonly keyPrefix: string;
   private readonly onRefusal: NonNullable<UserLimitsOptions['onRefusal']>;
-  private readonly rateLimiters = new Map<string, RateLimiterRedis>();
 
   constructor(redis: RedisClient, options: UserLimitsOptions = {}) {
     // defineCommand sends the script once and then calls it by SHA (reloading it after a Redis restart).
-    redis.defineCommand('troupeAcquireLease', { numberOfKeys: 1, lua: ACQUIRE_LEASE });
-    // A RateLimiterRedis defines its script command on the client when it is made. Made lazily, in a
-    // tick whose commands ioredis is already auto-pipelining, that pipeline lacks the command and
-    // ioredis throws (redis/ioredis#1931, fixed upstream after 6.0.0). Making one now defines it first.
-    new RateLimiterRedis({ storeClient: redis, points: 1, duration: 1 });
-    this.redis = redis as RedisClient & LeaseCommands;
+    redis.defineCommand('troupeAdmit', { numberOfKeys: 2, lua: ADMIT });
+    this.redis = redis as RedisClient & AdmitCommand;
     this.defaults = { rate: options.defaults?.rate ?? null, concurrent: options.defaults?.concurrent ?? null };
     this.overrides = options.kinds ?? {};
     this.leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
@@ -143,26 +164,46 @@ export class UserLimits {
     const counts = kind.limits?.rateCounts;
     // A message type the kind's rate limit does not count (a run's approvals) passes the rate limit.
     if (counts && type !== undefined && !counts.types.includes(type)) limits.rate = null;
-    // Both checks go out together (one Redis write); whichever refuses, the other is undone.
-    const [leased, rated] = await Promise.allSettled([
-      holdLease && limits.concurrent !== null ? this.acquireLease(userId, kind.kind, limits.concurrent) : undefined,
-      limits.rate !== null ? this.consumeRatePoints(userId, kind.kind, limits.rate, points, counts?.noun) : undefined,
-    ]);
-    if (leased.status === 'rejected') {
-      if (rated.status === 'fulfilled' && limits.rate !== null) await this.refundRatePoints(userId, kind.kind, limits.rate, points);
-      throw this.refused(kind.kind, 'concurrency', leased.reason);
+    const cap = holdLease ? limits.concurrent : null;
+    const rate = limits.rate;
+    if (cap === null && rate === null) return {};
+    const noun = counts?.noun ?? 'messages';
+    if (rate !== null && points > rate.points) {
+      throw this.refused(kind.kind, 'rate', tooMany('rate_limited', `at most ${rate.points} ${kind.kind} ${noun} per ${rate.durationSeconds} s per user; this asks for ${points}`, rate.durationSeconds, {
+        kind: kind.kind,
+        limit: rate.points,
+        windowSeconds: rate.durationSeconds,
+        requested: points,
+      }));
     }
-    if (rated.status === 'rejected') {
-      if (leased.value) await this.release(leased.value);
-      throw this.refused(kind.kind, 'rate', rated.reason);
+    const lease = cap !== null ? { key: this.leaseKey(kind.kind, userId), id: randomUUID() } : undefined;
+    // Unused keys are given as the used one: a script's keys must all hash to one slot on a cluster.
+    const leaseKey = lease?.key ?? this.rateKey(kind.kind, rate!, userId);
+    const rateKey = rate !== null ? this.rateKey(kind.kind, rate, userId) : leaseKey;
+    const answer = await this.redis.troupeAdmit(leaseKey, rateKey, lease?.id ?? '', cap ?? 0, this.leaseTtlMs, rate?.points ?? 0, (rate?.durationSeconds ?? 0) * 1000, points);
+    if (answer[0] === 1) return lease ? { lease } : {};
+    const [, limit, waitMs] = answer;
+    if (limit === 'concurrency') {
+      const untilOldestExpires = Math.max(1, Math.ceil(Number(waitMs) / 1000));
+      throw this.refused(kind.kind, 'concurrency', tooMany(
+        'too_many_concurrent',
+        `at most ${cap} ${kind.kind} turns may be queued or running at once per user; wait for one to finish`,
+        Math.min(untilOldestExpires, this.concurrencyRetryAfterSeconds),
+        { kind: kind.kind, limit: cap },
+      ));
     }
-    return leased.value ? { lease: leased.value } : {};
+    throw this.refused(kind.kind, 'rate', tooMany(
+      'rate_limited',
+      `at most ${rate!.points} ${kind.kind} ${noun} per ${rate!.durationSeconds} s per user`,
+      Math.max(1, Math.ceil(Number(waitMs) / 1000)),
+      { kind: kind.kind, limit: rate!.points, windowSeconds: rate!.durationSeconds },
+    ));
   }
 
-  /** Reports a refusal by the limit (a Redis failure is no refusal) and hands back what to throw. */
-  private refused(kindName: string, limit: 'rate' | 'concurrency', reason: unknown): unknown {
-    if (reason instanceof ApiError && reason.status === 429) this.onRefusal(kindName, limit);
-    return reason;
+  /** Reports a refusal by the limit and hands back what to throw. */
+  private refused(kindName: string, limit: 'rate' | 'concurrency', error: ApiError): ApiError {
+    this.onRefusal(kindName, limit);
+    return error;
   }
 
   /** Gives a slot back; the runtime does the same (`ZREM key id`) when a turn ends. Idempotent. */
@@ -196,7 +237,7 @@ export class UserLimits {
   async usage(userId: string, kind: Pick<AnyKind, 'kind' | 'limits'>): Promise<KindUsage> {
     const limits = this.limitsOf(kind);
     const [rate, leases] = await Promise.all([
-      limits.rate ? this.rateLimiter(kind.kind, limits.rate).get(this.userTag(userId)) : null,
+      limits.rate ? this.rateUsed(this.rateKey(kind.kind, limits.rate, userId)) : null,
       limits.concurrent !== null ? this.leasesHeld(userId, kind.kind) : 0,
     ]);
     return {
@@ -206,9 +247,9 @@ export class UserLimits {
             points: limits.rate.points,
             windowSeconds: limits.rate.durationSeconds,
             counts: kind.limits?.rateCounts?.noun ?? 'messages',
-            used: rate?.consumedPoints ?? 0,
-            remaining: Math.max(0, limits.rate.points - (rate?.consumedPoints ?? 0)),
-            resetsInSeconds: rate ? Math.ceil(rate.msBeforeNext / 1000) : 0,
+            used: rate?.used ?? 0,
+            remaining: Math.max(0, limits.rate.points - (rate?.used ?? 0)),
+            resetsInSeconds: rate ? Math.ceil(rate.msLeft / 1000) : 0,
           }
         : null,
       concurrent: limits.concurrent !== null ? { limit: limits.concurrent, inUse: leases } : null,
@@ -222,60 +263,18 @@ export class UserLimits {
     return this.redis.zcount(this.leaseKey(kindName, userId), `(${nowMs}`, '+inf');
   }
 
-  private async acquireLease(userId: string, kindName: string, cap: number): Promise<Lease> {
-    const lease = { key: this.leaseKey(kindName, userId), id: randomUUID() };
-    const [admitted, value] = await this.redis.troupeAcquireLease(lease.key, lease.id, cap, this.leaseTtlMs);
-    if (admitted === 1) return lease;
-    const untilOldestExpires = Math.max(1, Math.ceil(Number(value) / 1000));
-    throw tooMany(
-      'too_many_concurrent',
-      `at most ${cap} ${kindName} turns may be queued or running at once per user; wait for one to finish`,
-      Math.min(untilOldestExpires, this.concurrencyRetryAfterSeconds),
-      { kind: kindName, limit: cap },
-    );
+  /**
+   * The counter of one user's window for one kind and limit. The limit is in the name, so changing a
+   * kind's limit starts fresh windows rather than reading counts made under another limit.
+   */
+  private rateKey(kindName: string, rate: RateLimit, userId: string): string {
+    return `${this.keyPrefix}:rate:${kindName}:${rate.points}:${rate.durationSeconds}:${this.userTag(userId)}`;
   }
 
-  private async consumeRatePoints(userId: string, kindName: string, rate: RateLimit, points: number, noun = 'messages'): Promise<void> {
-    if (points > rate.points) {
-      throw tooMany('rate_limited', `at most ${rate.points} ${kindName} ${noun} per ${rate.durationSeconds} s per user; this asks for ${points}`, rate.durationSeconds, {
-        kind: kindName,
-        limit: rate.points,
-        windowSeconds: rate.durationSeconds,
-        requested: points,
-      });
-    }
-    try {
-      await this.rateLimiter(kindName, rate).consume(this.userTag(userId), points);
-    } catch (rejection) {
-      // A RateLimiterRes means "over the limit"; anything else is a Redis failure and stays a 5xx.
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      throw tooMany(
-        'rate_limited',
-        `at most ${rate.points} ${kindName} ${noun} per ${rate.durationSeconds} s per user`,
-        Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)),
-        { kind: kindName, limit: rate.points, windowSeconds: rate.durationSeconds },
-      );
-    }
-  }
-
-  /** Gives back the point a request took when it was refused for another reason (the concurrency cap). */
-  private async refundRatePoints(userId: string, kindName: string, rate: RateLimit, points: number): Promise<void> {
-    await this.rateLimiter(kindName, rate).reward(this.userTag(userId), points);
-  }
-
-  private rateLimiter(kindName: string, rate: RateLimit): RateLimiterRedis {
-    const id = `${kindName}/${rate.points}/${rate.durationSeconds}`;
-    let limiter = this.rateLimiters.get(id);
-    if (!limiter) {
-      limiter = new RateLimiterRedis({
-        storeClient: this.redis,
-        keyPrefix: `${this.keyPrefix}:rate:${kindName}:${rate.points}:${rate.durationSeconds}`,
-        points: rate.points,
-        duration: rate.durationSeconds,
-      });
-      this.rateLimiters.set(id, limiter);
-    }
-    return limiter;
+  /** Points used in the window now open and the ms until it ends; null when no window is open. */
+  private async rateUsed(key: string): Promise<{ used: number; msLeft: number } | null> {
+    const [used, msLeft] = await Promise.all([this.redis.get(key), this.redis.pttl(key)]);
+    return used === null ? null : { used: Number(used), msLeft: Math.max(0, msLeft) };
   }
 }
 

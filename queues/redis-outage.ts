@@ -1,8 +1,8 @@
 /**
  * Whether an error means Redis could not be reached or cannot serve right now (down, restarting, still
- * loading its data after a restart), as opposed to a command Redis refused on its merits. ioredis,
- * BullMQ and rate-limiter-flexible all surface ioredis's errors; they are recognised by name and
- * message because several copies of ioredis's error classes may be loaded.
+ * loading its data after a restart), as opposed to a command Redis refused on its merits. ioredis and
+ * BullMQ both surface ioredis's errors; they are recognised by name and message because several
+ * copies of ioredis's error classes may be loaded.
  */
 
 /** ioredis's messages for a command that never got an answer because the connection is gone. */

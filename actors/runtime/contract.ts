@@ -60,7 +60,7 @@ export interface TurnContext {
 export type DoubleTexting = 'enqueue' | 'reject';
 
 export interface KindLimits {
-  /** Messages a user may send to actors of this kind per window (rate-limiter-flexible). */
+  /** Messages a user may send to actors of this kind per window (a fixed window counted in Redis). */
   rate?: { points: number; durationSeconds: number };
   /** Turns of this kind a user may have queued or running at once (Redis lease semaphore). */
   concurrent?: number;

@@ -90,6 +90,32 @@ describe('UserLimits (rate limits and concurrency leases in Redis)', function ()
     expect(await subject.admit(newUser(), limited)).to.deep.equal({});
   });
 
+  it('counts no point for a refused message, and opens a fresh window once the last one ends', async () => {
+    const subject = limits();
+    const limited = kind('windowed', { rate: { points: 2, durationSeconds: 1 } });
+    const user = newUser();
+    await subject.admit(user, limited);
+    await subject.admit(user, limited);
+    for (let i = 0; i < 3; i++) expect((await refusal(subject.admit(user, limited))).code).to.equal('rate_limited');
+    const usage = await subject.usage(user, limited);
+    expect(usage.rate).to.include({ used: 2, remaining: 0, points: 2, windowSeconds: 1 });
+    expect(usage.rate!.resetsInSeconds).to.be.within(0, 1);
+    // The window is a key that expires with it: once it has, the user has a full budget again.
+    const admitted = await pollUntil(
+      async () => {
+        try {
+          return await subject.admit(user, limited);
+        } catch (error) {
+          if (error instanceof ApiError && error.code === 'rate_limited') return undefined;
+          throw error;
+        }
+      },
+      { timeoutMs: 10_000, intervalMs: 50, what: 'the window to end' },
+    );
+    expect(admitted).to.deep.equal({});
+    expect((await subject.usage(user, limited)).rate).to.include({ used: 1, remaining: 1 });
+  });
+
   it('holds the concurrency cap across two instances on separate Redis connections', async () => {
     const capped = kind('capped', { concurrent: 3 });
     const [a, b] = [limits(), limits()];
@@ -160,12 +186,12 @@ describe('UserLimits (rate limits and concurrency leases in Redis)', function ()
     expect(ttl).to.be.within(1, 60_000);
   });
 
-  it('admits on an auto-pipelining connection when its first rate check shares a tick with other commands (ioredis#1931)', async function () {
+  it('admits on an auto-pipelining connection when its first check shares a tick with other commands (ioredis#1931)', async function () {
     const redis = createRedisClient(REDIS_URL, { maxRetriesPerRequest: 3, enableAutoPipelining: true });
     clients.push(redis);
     const gate = limits({}, redis);
     const user = newUser();
-    // Another command opens this tick's auto-pipeline before the kind's rate limiter is first used.
+    // Another command opens this tick's auto-pipeline before the admission script is first sent.
     const other = redis.get(`${keyPrefix}:unrelated`);
     const admission = await gate.admit(user, kind('pipelined', { rate: { points: 5, durationSeconds: 60 }, concurrent: 2 }));
     expect(await other).to.equal(null);
