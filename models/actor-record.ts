@@ -20,6 +20,9 @@ export type OutboxItem =
   | { kind: 'release'; lease: { key: string; id: string } }
   | { kind: 'batch'; batchId: string; messageId: string; ok: boolean; actorId?: string; outcome?: { reply?: unknown; error?: unknown } };
 
+/** A record's appliedSeq before its first turn: below every mailbox stream id. */
+export const NO_TURN_APPLIED = '0-0';
+
 export interface ActorRecord {
   _id: string;
   kind: string;
@@ -42,7 +45,7 @@ const schema = new Schema<ActorRecord>(
     actorId: { type: String, required: true },
     ownerId: { type: String },
     epoch: { type: Number, required: true, default: 0 },
-    appliedSeq: { type: String, required: true, default: '0-0' },
+    appliedSeq: { type: String, required: true, default: NO_TURN_APPLIED },
     state: { type: Schema.Types.Mixed },
     outbox: { type: Schema.Types.Mixed, default: () => [] },
     createdAt: { type: Date, required: true },
@@ -74,7 +77,7 @@ export class ActorStore {
   async fence(_id: string, kind: string, actorId: string): Promise<ActorRecord> {
     const record = await this.model.collection.findOneAndUpdate(
       { _id } as never,
-      { $inc: { epoch: 1 }, $setOnInsert: { kind, actorId, appliedSeq: '0-0', outbox: [], createdAt: new Date() } },
+      { $inc: { epoch: 1 }, $setOnInsert: { kind, actorId, appliedSeq: NO_TURN_APPLIED, outbox: [], createdAt: new Date() } },
       { upsert: true, returnDocument: 'after' },
     );
     return record as unknown as ActorRecord;

@@ -61,12 +61,13 @@ if ARGV[3] ~= '' then redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[4]) end
 return read_next(KEYS[1], ARGV[1], ARGV[2])`;
 
 /**
- * A drain's first read: NEXT, and the actor's outage notices (field/value pairs; usually none) in the
- * same step. KEYS: mailbox, drainer key, outage-notices hash; ARGV as NEXT.
+ * A drain's first read: NEXT, the actor's outage notices (field/value pairs; usually none) and its
+ * outbox marker (false when none), in the same step. KEYS: mailbox, drainer key, outage-notices hash,
+ * outbox marker; ARGV as NEXT.
  */
 const START = `${READ_NEXT_LUA}
 if ARGV[3] ~= '' then redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[4]) end
-return {read_next(KEYS[1], ARGV[1], ARGV[2]), redis.call('HGETALL', KEYS[3])}`;
+return {read_next(KEYS[1], ARGV[1], ARGV[2]), redis.call('HGETALL', KEYS[3]), redis.call('GET', KEYS[4])}`;
 
 /**
  * KEYS: mailbox, drainer key, awaiting-drain set; ARGV: count, applied-key prefix, actor id. The entries,
@@ -135,7 +136,7 @@ type RawEntry = [string, string | null, string | null, number];
 
 interface MailboxCommands {
   troupeMailboxNext(mailbox: string, drainer: string, count: string, appliedPrefix: string, wake: string, ttlMs: string): Promise<RawEntry[]>;
-  troupeMailboxStart(mailbox: string, drainer: string, notices: string, count: string, appliedPrefix: string, wake: string, ttlMs: string): Promise<[RawEntry[], string[]]>;
+  troupeMailboxStart(mailbox: string, drainer: string, notices: string, outboxDone: string, count: string, appliedPrefix: string, wake: string, ttlMs: string): Promise<[RawEntry[], string[], string | null]>;
   troupeMailboxFinish(...keysAndArgs: string[]): Promise<RawEntry[]>;
   troupeMailboxLeave(mailbox: string, drainer: string, awaiting: string, count: string, appliedPrefix: string, actorId: string): Promise<RawEntry[]>;
   troupeMailboxAbandon(mailbox: string, drainer: string, awaiting: string, actorId: string): Promise<number>;
@@ -192,7 +193,7 @@ export class Mailboxes {
     // Defined up front, before any command on the connection (see defineReplyCommands).
     defineReplyCommands(redis);
     redis.defineCommand('troupeMailboxNext', { numberOfKeys: 2, lua: NEXT });
-    redis.defineCommand('troupeMailboxStart', { numberOfKeys: 3, lua: START });
+    redis.defineCommand('troupeMailboxStart', { numberOfKeys: 4, lua: START });
     redis.defineCommand('troupeMailboxFinish', { numberOfKeys: 6, lua: FINISH });
     redis.defineCommand('troupeMailboxLeave', { numberOfKeys: 3, lua: LEAVE });
     redis.defineCommand('troupeMailboxAbandon', { numberOfKeys: 3, lua: ABANDON });
@@ -247,20 +248,23 @@ export class Mailboxes {
   }
 
   /**
-   * A drain's first read: the entries still to do, and the actor's outage notices (field/value pairs of
-   * its hash: message id, notice JSON). A wakeable drain claims the actor's drainer key.
+   * A drain's first read: the entries still to do, the actor's outage notices (field/value pairs of its
+   * hash: message id, notice JSON), and its outbox marker (the last turn whose effects all happened; a
+   * drain that fences after this read compares it with the fenced record). A wakeable drain claims the
+   * actor's drainer key.
    */
-  async start(actor: ActorRef, count: number, wakeable?: Wakeable): Promise<{ entries: MailboxEntry[]; notices: string[] }> {
-    const [raw, notices] = await this.commands.troupeMailboxStart(
+  async start(actor: ActorRef, count: number, wakeable?: Wakeable): Promise<{ entries: MailboxEntry[]; notices: string[]; outboxDone: string | null }> {
+    const [raw, notices, outboxDone] = await this.commands.troupeMailboxStart(
       this.names.mailbox(actor),
       this.names.drainer(actor),
       this.names.outageNotices(actor),
+      this.names.outboxDone(actor),
       String(count),
       this.names.appliedPrefix(actor),
       wakeable?.channel ?? '',
       String(wakeable?.ttlMs ?? 0),
     );
-    return { entries: toEntries(raw), notices };
+    return { entries: toEntries(raw), notices, outboxDone: outboxDone ?? null };
   }
 
   /** The next entries still to do, oldest first. A wakeable drain (re)claims the actor's drainer key. */

@@ -22,7 +22,7 @@ import { Envelope, refKey, type ActorRef } from '../../queues/envelope.js';
 import type { RedisNames } from '../../queues/keys.js';
 import type { MailboxEntry, Mailboxes, Wakeable } from '../../queues/mailbox.js';
 import type { DrainWakeups } from '../../queues/drain-wakeups.js';
-import type { ActorRecord, ActorStore, OutboxItem, StoredEvent } from '../../models/actor-record.js';
+import { NO_TURN_APPLIED, type ActorRecord, type ActorStore, type OutboxItem, type StoredEvent } from '../../models/actor-record.js';
 import type { TurnCancels } from '../../queues/turn-cancels.js';
 import type { ActorKind, ActorResources, Logger } from './contract.js';
 import { UNOBSERVED, type RuntimeObserver } from './observer.js';
@@ -118,21 +118,13 @@ async function giveUp(error: unknown, ref: ActorRef, deps: DrainDeps): Promise<D
 
 async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string, resident: Resident | undefined, deps: DrainDeps): Promise<DrainResult> {
   const { redis, store, effects, logger, mailboxes } = deps;
+  const batchSize = deps.batchSize ?? 50;
   const observer = deps.observer ?? UNOBSERVED;
   const outage = deps.storeOutage ?? DEFAULT_STORE_OUTAGE;
   const throughOutage = <T>(op: () => Promise<T>) => outage.retry(op, { signal: deps.stopping });
   // Fence and commit also give up on a call that hangs; a turn may legitimately take minutes.
   const storeCall = <T>(op: () => Promise<T>) => outage.retry(op, { signal: deps.stopping, attemptTimeoutMs: STORE_CALL_TIMEOUT_MS });
   const fromResident = resident !== undefined;
-  const actor = resident ?? (await storeCall(() => fence(ref, _id, deps)));
-  const { epoch } = actor;
-  let { appliedSeq, state, ownerId } = actor;
-  let ownerCached = ownerId !== undefined;
-  const batchSize = deps.batchSize ?? 50;
-  /** Messages applied by this drain: a copy later in the same batch is a duplicate its read could not see. */
-  const appliedHere = new Map<string, StoredEvent[]>();
-
-  const stop = () => deps.signal.aborted || deps.stopping?.aborted === true;
   const linger = deps.linger;
   const wakeable: Wakeable | undefined = linger?.wakeups.listening ? { channel: linger.wakeups.channel, ttlMs: linger.drainerTtlMs } : undefined;
   // Applied entries are deleted after their commit, so the mailbox holds only what is still to do
@@ -141,10 +133,27 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
   const notices = new OutageNotices(redis, deps.names);
   // When the last read of the mailbox was sent: a wake-up heard before it is for a message it returned.
   let readAt = performance.now();
+  // The first read comes before the fence, so that it also brings the outbox marker the fence needs.
   const first = await mailboxes.start(ref, batchSize, wakeable);
   // Usually none: messages whose senders were told store_unavailable by a drain that gave up.
   const noticed = noticesOf(first.notices);
   let entries = first.entries;
+  let actor = resident;
+  if (!actor) {
+    const fenced = await storeCall(() => fence(ref, _id, first.outboxDone, deps));
+    actor = fenced.resident;
+    if (!fenced.readStands) {
+      readAt = performance.now();
+      entries = await mailboxes.next(ref, batchSize, wakeable);
+    }
+  }
+  const { epoch } = actor;
+  let { appliedSeq, state, ownerId } = actor;
+  let ownerCached = ownerId !== undefined;
+  /** Messages applied by this drain: a copy later in the same batch is a duplicate its read could not see. */
+  const appliedHere = new Map<string, StoredEvent[]>();
+
+  const stop = () => deps.signal.aborted || deps.stopping?.aborted === true;
   for (;;) {
     if (entries.length === 0) {
       // Empty as far as this drain knows. Request/reply clients send their next message right after
@@ -340,16 +349,27 @@ export function batchItem(env: Envelope, final: StoredEvent[]): Extract<OutboxIt
   return { kind: 'batch', batchId: env.batchId!, messageId: env.messageId, ok, actorId: env.actor.id, outcome: ok ? { reply: final[0]?.d ?? null } : { error: final[0]?.d } };
 }
 
-/** Takes the fence and completes the last committed turn's effects if a crash cut them short. */
-async function fence(ref: ActorRef, _id: string, deps: DrainDeps): Promise<Resident> {
+/**
+ * Takes the fence and completes the last committed turn's effects if a crash cut them short.
+ *
+ * `markerRead` is the outbox marker that came with the drain's first read, made before the fence. When
+ * the fenced record's appliedSeq equals it, every turn committed up to the fence had its effects
+ * performed before that read (each commit moves appliedSeq, and the marker follows the effects), so
+ * the read stands. Otherwise a turn was committed since (a drain this fence has just stopped), or its
+ * effects were cut short: the marker is read again, the effects completed, and the mailbox must be
+ * read afresh (`readStands: false`).
+ */
+async function fence(ref: ActorRef, _id: string, markerRead: string | null, deps: DrainDeps): Promise<{ resident: Resident; readStands: boolean }> {
   const record = await deps.store.fence(_id, ref.kind, ref.id);
+  const resident = { epoch: record.epoch, appliedSeq: record.appliedSeq, state: record.state, ownerId: record.ownerId };
+  if (record.appliedSeq === (markerRead ?? NO_TURN_APPLIED)) return { resident, readStands: true };
   const outboxDone = deps.names.outboxDone(ref);
   const done = record.outbox?.length ? await deps.redis.get(outboxDone) : record.appliedSeq;
   if (done !== record.appliedSeq) {
     await deps.effects.perform(record.outbox, ref);
     await deps.redis.set(outboxDone, record.appliedSeq, 'EX', OUTBOX_MARK_TTL_SECONDS);
   }
-  return { epoch: record.epoch, appliedSeq: record.appliedSeq, state: record.state, ownerId: record.ownerId };
+  return { resident, readStands: false };
 }
 
 /** The first reply's final events if this message was applied before, else null. */

@@ -47,6 +47,34 @@ describe('fencing of concurrent drains', function () {
     expect(state.seen).to.deep.equal([0, 1, 2]);
   });
 
+  it('a turn committed between a drain’s first read and its fence is not applied again: the drain reads afresh', async function () {
+    const actor = { kind: 'counter', id: `read-then-fence-${Date.now()}` };
+    const _id = `${actor.kind}:${actor.id}`;
+    for (let seq = 0; seq < 2; seq++) {
+      await fixture.mailboxes.post(envelope({ actor, ownerId: 'u1', type: 'add', payload: { n: 1, seq, sleepMs: seq === 0 ? 300 : 0 } }));
+    }
+    const kind = counterKind as ActorKind<unknown>;
+    const record = () => actorRecords(fixture.conn).findOne({ _id }).lean();
+    // The zombie fences first and is slow on its first turn.
+    const zombie = drainActor(kind, actor, deps());
+    await pollUntil(async () => ((await record())?.epoch ?? 0) >= 1, { timeoutMs: 10_000, intervalMs: 5, what: 'the zombie to take its epoch' });
+    // The newer drain reads both messages, unapplied, and fences only once the zombie has committed one.
+    const store = deps().store;
+    const gated = Object.assign(Object.create(store) as typeof store, {
+      fence: async (...args: Parameters<typeof store.fence>) => {
+        await pollUntil(async () => ((await record())?.state as CounterState | undefined)?.count === 1, { timeoutMs: 10_000, intervalMs: 5, what: 'the zombie to commit its first turn' });
+        return store.fence(...args);
+      },
+    });
+    const current = drainActor(kind, actor, { ...deps(), store: gated });
+    const [, currentResult] = await Promise.all([zombie, current]);
+    expect(currentResult).to.equal('drained');
+    const state = (await record())!.state as CounterState;
+    expect(state.seen, 'each message applied once').to.deep.equal([0, 1]);
+    expect(state.count).to.equal(2);
+    await fixture.mailboxes.drainQueue('counter', fixture.names.drainQueueOf(actor)).obliterate({ force: true });
+  });
+
   it('commits issued together go as one bulk write, each still conditional on its own fence', async function () {
     const store = new ActorStore(actorRecords(fixture.conn));
     const ids = ['a', 'b', 'c'].map((x) => `group-${x}-${Date.now()}`);
