@@ -58,11 +58,12 @@ describe('fencing of concurrent drains', function () {
     // The zombie fences first and is slow on its first turn.
     const zombie = drainActor(kind, actor, deps());
     await pollUntil(async () => ((await record())?.epoch ?? 0) >= 1, { timeoutMs: 10_000, intervalMs: 5, what: 'the zombie to take its epoch' });
-    // The newer drain reads both messages, unapplied, and fences only once the zombie has committed one.
+    // The newer drain reads both messages, unapplied, and fences only once the zombie has committed.
     const store = deps().store;
     const gated = Object.assign(Object.create(store) as typeof store, {
       fence: async (...args: Parameters<typeof store.fence>) => {
-        await pollUntil(async () => ((await record())?.state as CounterState | undefined)?.count === 1, { timeoutMs: 10_000, intervalMs: 5, what: 'the zombie to commit its first turn' });
+        // At least one: on a busy machine the zombie may have committed its second turn too by the time this looks.
+        await pollUntil(async () => (((await record())?.state as CounterState | undefined)?.count ?? 0) >= 1, { timeoutMs: 10_000, intervalMs: 5, what: 'the zombie to commit its first turn' });
         return store.fence(...args);
       },
     });
