@@ -51,6 +51,21 @@ describe('Redis partitions and cluster URLs', function () {
     }
   });
 
+  it('mints distinct ids in every partition of any count, the largest included', () => {
+    for (const partitions of [1, 7, 1024]) {
+      const many = new RedisNames('troupe', partitions);
+      const ids = new Set<string>();
+      for (let i = 0; i < 200; i++) {
+        const target = { kind: 'echo', id: `m-${i}` };
+        const id = many.messageId(target);
+        expect(id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+        expect(many.partitionOfMessage(id), `${partitions} partitions`).to.equal(many.partitionOf(target));
+        ids.add(id);
+      }
+      expect(ids.size).to.equal(200);
+    }
+  });
+
   it('spreads actors over every partition', () => {
     const seen = new Set(Array.from({ length: 2_000 }, (_, i) => names.partitionOf({ kind: 'echo', id: `x${i}` })));
     expect([...seen].sort((a, b) => a - b)).to.deep.equal(names.allPartitions());
