@@ -333,7 +333,7 @@ bench
   .option('--warmup <n>', 'untimed messages first, so every run is measured with warm code', countOption, 1_000)
   .option('--concurrency <n>', 'client loops, one request in flight each', countOption, 32)
   .option('--actors <n>', 'distinct actors the loops share (fewer than loops: one actor gets concurrent messages)', countOption, 16)
-  .option('--rounds <n>', 'rounds of troupe and of the peer, interleaved', countOption, 3)
+  .option('--rounds <n>', 'rounds of troupe and of the peer (or, with --cluster, of one server and the cluster), interleaved; the p99 of one round varies by several ms on a shared machine', countOption, 5)
   .option('--latency-messages <n>', 'sequential messages per answer mode in the latency section', countOption, 1_000)
   .option('--trace-hops', 'run the gateway with TRACE_HOPS and print where the sequential messages\' time goes (logs at info: slower)')
   .option('--profile <dir>', 'write a V8 CPU profile of each troupe process into this directory')

@@ -278,7 +278,7 @@ function explainErrors(single: Described, cluster: Described): string {
   ].join(' ');
 }
 
-export async function runRuntimeClusterBench({ logger, messages = 10_000, concurrency = 32, actors = 16, rounds = 3, warmup = 1_000, masters = 3 }: RuntimeClusterBenchOptions) {
+export async function runRuntimeClusterBench({ logger, messages = 10_000, concurrency = 32, actors = 16, rounds = 5, warmup = 1_000, masters = 3 }: RuntimeClusterBenchOptions) {
   const cleanup: Array<{ what: string; stop: () => Promise<void> }> = [];
   const clients: Redis[] = [];
   let cleaning: Promise<void> | undefined;

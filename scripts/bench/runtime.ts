@@ -128,7 +128,7 @@ export async function runRuntimeBench({
   messages = 10_000,
   concurrency = 32,
   actors = 16,
-  rounds = 3,
+  rounds = 5,
   warmup = 1_000,
   latencyMessages = 1_000,
   profileDir,
