@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EMBEDDINGS_PROVIDERS } from '../actors/documents/embeddings.js';
 import { DEFAULT_TAKEOVER_SETTINGS } from '../actors/runtime/liveness.js';
+import { DEFAULT_RESIDENT_ACTORS } from '../actors/runtime/residents.js';
 import { LLM_SECRET_VARIABLES, LLM_URL_VARIABLES, llmConfigFromEnv, llmEnvSchema } from '../actors/llm/config.js';
 import { kindLimitsVariable } from '../gateway/kind-limits.js';
 import { DEFAULT_SEND_BUFFER_CAP_BYTES } from '../gateway/send-buffer-cap.js';
@@ -185,6 +186,12 @@ export const configSchema = z
     LIVENESS_TTL_MS: milliseconds(300, 60_000).default(DEFAULT_TAKEOVER_SETTINGS.livenessTtlMs),
     LIVENESS_RENEW_MS: milliseconds(50, 20_000).default(DEFAULT_TAKEOVER_SETTINGS.livenessRenewMs),
     TAKEOVER_CHECK_MS: milliseconds(0, 60_000).default(DEFAULT_TAKEOVER_SETTINGS.checkMs),
+    RESIDENT_ACTORS: z.coerce
+      .number({ error: 'a whole number of actors, 0 to 10000000 (0: keep none resident)' })
+      .int({ error: 'a whole number of actors, 0 to 10000000 (0: keep none resident)' })
+      .min(0, { error: 'a whole number of actors, 0 to 10000000 (0: keep none resident)' })
+      .max(10_000_000, { error: 'a whole number of actors, 0 to 10000000 (0: keep none resident)' })
+      .default(DEFAULT_RESIDENT_ACTORS),
     SCOUTING_GATE_TIMEOUT_SECONDS: z.coerce.number({ error: 'a whole number of seconds (0: wait forever)' }).int().min(0).default(0),
     HTTP_HEADERS_TIMEOUT_SECONDS: positiveInteger().default(10),
     HTTP_REQUEST_TIMEOUT_SECONDS: positiveInteger().default(120),
@@ -254,6 +261,8 @@ export const configSchema = z
      * TAKEOVER_CHECK_MS (0: this process takes nothing over; BullMQ's stalled check still does).
      */
     takeover: { livenessTtlMs: env.LIVENESS_TTL_MS, livenessRenewMs: env.LIVENESS_RENEW_MS, checkMs: env.TAKEOVER_CHECK_MS },
+    /** RESIDENT_ACTORS: actors a worker keeps as it last committed them, so their next drain there needs no fence. */
+    worker: { residentActors: env.RESIDENT_ACTORS },
     limits: {
       defaults: {
         rate: { points: env.DEFAULT_RATE_POINTS, durationSeconds: env.DEFAULT_RATE_DURATION_SECONDS },

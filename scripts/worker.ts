@@ -56,6 +56,7 @@ export async function runWorker(config: Config, kinds: AnyKind[]): Promise<numbe
       observer: endpoint?.metrics,
       storeOutageRetryMs: config.mongo.outageRetryMs,
       takeover: config.takeover,
+      residentActors: config.worker.residentActors,
     });
     shutdown.add('workers', () => workers.close());
     if (endpoint) {

@@ -23,7 +23,10 @@ export interface ResidentClaim {
   release(): void;
 }
 
-/** Enough for every actor a worker is busy with (50 drain slots per kind), few enough that large states (a game is tens of kB) stay a small share of its memory. */
+/**
+ * Enough for every actor a worker is busy with (50 drain slots per kind), few enough that large states
+ * (a game is tens of kB) stay a small share of its memory. RESIDENT_ACTORS sets another bound.
+ */
 export const DEFAULT_RESIDENT_ACTORS = 1_000;
 
 export class ResidentActors {

@@ -67,6 +67,8 @@ export interface WorkerOptions {
   storeOutageRetryMs?: number;
   /** How often the process announces itself and drains orphaned mailboxes; default HEARTBEAT_MS (5 s). */
   heartbeatMs?: number;
+  /** Actors kept as last committed, so their next drain here skips the fence (RESIDENT_ACTORS); default DEFAULT_RESIDENT_ACTORS. */
+  residentActors?: number;
 }
 
 export interface RunningWorkers {
@@ -91,7 +93,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   const scheduleQueue = new Queue(names.scheduleQueue().name, { connection: queueConnection, prefix: names.scheduleQueue().prefix });
   const batches = new Batches(options.mongo, redis, names);
   const store = new ActorStore(actorRecords(options.mongo));
-  const residents = new ResidentActors();
+  const residents = new ResidentActors(options.residentActors);
   const storeOutage = new StoreOutage(options.storeOutageRetryMs, logger);
   const wakeups = new DrainWakeups(options.redisUrl, names.drainWake(id));
   const cancels = kinds.some((k) => k.stateful && k.cancels?.length) ? new TurnCancels(options.redisUrl, redis, names) : undefined;

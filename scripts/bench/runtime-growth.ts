@@ -22,7 +22,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from '../../logging/logger.js';
-import { DEFAULT_RESIDENT_ACTORS } from '../../actors/runtime/residents.js';
+import { loadConfig } from '../config.js';
 import { DEFAULT_ACTOR_CONCURRENCY, DRAIN_LINGER_MS, DRAINER_TTL_MS, HEARTBEAT_MS } from '../../actors/runtime/settings.js';
 import { APPLIED_TTL_SECONDS } from '../../actors/runtime/effects.js';
 import { UserLimits } from '../../gateway/limits.js';
@@ -435,8 +435,10 @@ function perIdleActor(before: MemoryAtRest, after: MemoryAtRest, actors: number)
 
 /** Every map the worker and gateway keep per actor or per message, and what bounds it. */
 function perActorCaches() {
+  // The worker reads RESIDENT_ACTORS from the environment it inherits from this process.
+  const residentActors = loadConfig().worker.residentActors;
   return [
-    { process: 'worker', cache: 'ResidentActors.residents (actors/runtime/residents.ts)', holds: 'fence, state and owner of recently committed actors', bound: DEFAULT_RESIDENT_ACTORS, by: 'count, least recently committed dropped' },
+    { process: 'worker', cache: 'ResidentActors.residents (actors/runtime/residents.ts)', holds: 'fence, state and owner of recently committed actors', bound: residentActors, by: 'count (RESIDENT_ACTORS), least recently committed dropped' },
     { process: 'worker', cache: 'ResidentActors.draining', holds: 'actors with a drain running here', bound: DEFAULT_ACTOR_CONCURRENCY, by: 'drain slots per kind (entry removed when the drain ends)' },
     { process: 'worker', cache: 'DrainWakeups.waiting (queues/drain-wakeups.ts)', holds: 'lingering drains', bound: DEFAULT_ACTOR_CONCURRENCY, by: `drain slots per kind, each for at most DRAIN_LINGER_MS = ${DRAIN_LINGER_MS} ms` },
     { process: 'worker', cache: 'DrainWakeups.early (queues/drain-wakeups.ts)', holds: 'wake-ups heard while no drain of the actor waited', bound: 10_000, by: 'count, and each kept 1 s' },
