@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EMBEDDINGS_PROVIDERS } from '../actors/documents/embeddings.js';
 import { DEFAULT_TAKEOVER_SETTINGS } from '../actors/runtime/liveness.js';
-import { DEFAULT_RESIDENT_ACTORS } from '../actors/runtime/residents.js';
+import { DEFAULT_RESIDENT_IDLE_MS, DEFAULT_RESIDENT_MEMORY_BYTES } from '../actors/runtime/residents.js';
 import { LLM_SECRET_VARIABLES, LLM_URL_VARIABLES, llmConfigFromEnv, llmEnvSchema } from '../actors/llm/config.js';
 import { kindLimitsVariable } from '../gateway/kind-limits.js';
 import { DEFAULT_SEND_BUFFER_CAP_BYTES } from '../gateway/send-buffer-cap.js';
@@ -47,16 +47,17 @@ const BYTE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 
 const BYTE_SIZE_FORM = 'a size such as 512kb, 1mb or 1048576 (bytes; units b, kb, mb, gb), at least 1kb and at most 1gb';
 
 /** "1mb" -> 1048576, the notation the `bytes` package (used by co-body) reads, parsed here to validate it up front. */
-function byteSize() {
+function byteSize(zero?: string) {
+  const form = zero ? `${BYTE_SIZE_FORM}, or 0 ${zero}` : BYTE_SIZE_FORM;
   return z
     .string()
     .trim()
-    .regex(/^\d{1,10}\s*(b|kb|mb|gb)?$/i, { error: BYTE_SIZE_FORM })
+    .regex(/^\d{1,10}\s*(b|kb|mb|gb)?$/i, { error: form })
     .transform((text) => {
       const [, digits, unit] = /^(\d+)\s*([a-z]*)$/i.exec(text)!;
       return Number(digits) * BYTE_UNITS[(unit || 'b').toLowerCase()]!;
     })
-    .pipe(z.number().min(1024, { error: BYTE_SIZE_FORM }).max(1024 ** 3, { error: BYTE_SIZE_FORM }));
+    .pipe(z.number().refine((n) => (zero !== undefined && n === 0) || (n >= 1024 && n <= 1024 ** 3), { error: form }));
 }
 
 const CORS_ORIGINS_FORM = '"*" or a comma-separated list of origins such as https://app.example.com,http://localhost:5173';
@@ -186,12 +187,13 @@ export const configSchema = z
     LIVENESS_TTL_MS: milliseconds(300, 60_000).default(DEFAULT_TAKEOVER_SETTINGS.livenessTtlMs),
     LIVENESS_RENEW_MS: milliseconds(50, 20_000).default(DEFAULT_TAKEOVER_SETTINGS.livenessRenewMs),
     TAKEOVER_CHECK_MS: milliseconds(0, 60_000).default(DEFAULT_TAKEOVER_SETTINGS.checkMs),
-    RESIDENT_ACTORS: z.coerce
-      .number({ error: 'a whole number of actors, 0 to 10000000 (0: keep none resident)' })
-      .int({ error: 'a whole number of actors, 0 to 10000000 (0: keep none resident)' })
-      .min(0, { error: 'a whole number of actors, 0 to 10000000 (0: keep none resident)' })
-      .max(10_000_000, { error: 'a whole number of actors, 0 to 10000000 (0: keep none resident)' })
-      .default(DEFAULT_RESIDENT_ACTORS),
+    RESIDENT_MEMORY: byteSize('to keep no actor resident').default(DEFAULT_RESIDENT_MEMORY_BYTES),
+    RESIDENT_IDLE_SECONDS: z.coerce
+      .number({ error: 'a whole number of seconds, 0 to 86400 (0: never drop an actor for idleness)' })
+      .int({ error: 'a whole number of seconds, 0 to 86400 (0: never drop an actor for idleness)' })
+      .min(0, { error: 'a whole number of seconds, 0 to 86400 (0: never drop an actor for idleness)' })
+      .max(86_400, { error: 'a whole number of seconds, 0 to 86400 (0: never drop an actor for idleness)' })
+      .default(DEFAULT_RESIDENT_IDLE_MS / 1000),
     SCOUTING_GATE_TIMEOUT_SECONDS: z.coerce.number({ error: 'a whole number of seconds (0: wait forever)' }).int().min(0).default(0),
     HTTP_HEADERS_TIMEOUT_SECONDS: positiveInteger().default(10),
     HTTP_REQUEST_TIMEOUT_SECONDS: positiveInteger().default(120),
@@ -261,8 +263,11 @@ export const configSchema = z
      * TAKEOVER_CHECK_MS (0: this process takes nothing over; BullMQ's stalled check still does).
      */
     takeover: { livenessTtlMs: env.LIVENESS_TTL_MS, livenessRenewMs: env.LIVENESS_RENEW_MS, checkMs: env.TAKEOVER_CHECK_MS },
-    /** RESIDENT_ACTORS: actors a worker keeps as it last committed them, so their next drain there needs no fence. */
-    worker: { residentActors: env.RESIDENT_ACTORS },
+    /**
+     * RESIDENT_MEMORY and RESIDENT_IDLE_SECONDS: how much a worker keeps of the actors as it last committed
+     * them (so their next drain there needs no fence), and for how long an idle one is kept.
+     */
+    worker: { residents: { memoryBytes: env.RESIDENT_MEMORY, idleMs: env.RESIDENT_IDLE_SECONDS * 1000 } },
     limits: {
       defaults: {
         rate: { points: env.DEFAULT_RATE_POINTS, durationSeconds: env.DEFAULT_RATE_DURATION_SECONDS },

@@ -60,7 +60,7 @@ export async function runStart(config: Config, kinds: AnyKind[]): Promise<number
     const agents = await agentResources(config, mongo.connection, () => ownGateway.url);
     // One registry: the gateway's /metrics also serves what the workers in this process record.
     const metrics = new TroupeMetrics();
-    const workers = await startWorkers({ redisUrl: redis.url, mongo: mongo.connection, kinds, ...agents, logger: logger.child({ component: 'worker' }), names, observer: metrics, storeOutageRetryMs: config.mongo.outageRetryMs, takeover: config.takeover, residentActors: config.worker.residentActors });
+    const workers = await startWorkers({ redisUrl: redis.url, mongo: mongo.connection, kinds, ...agents, logger: logger.child({ component: 'worker' }), names, observer: metrics, storeOutageRetryMs: config.mongo.outageRetryMs, takeover: config.takeover, residents: config.worker.residents });
     shutdown.add('workers', () => workers.close());
     const web = await webBuild;
     const gateway = await serveGateway({ config, logger, redis: redis.client, redisUrl: redis.url, mongo: mongo.connection, kinds, names, webClientDir: web.dir, metrics });

@@ -56,7 +56,7 @@ export async function runWorker(config: Config, kinds: AnyKind[]): Promise<numbe
       observer: endpoint?.metrics,
       storeOutageRetryMs: config.mongo.outageRetryMs,
       takeover: config.takeover,
-      residentActors: config.worker.residentActors,
+      residents: config.worker.residents,
     });
     shutdown.add('workers', () => workers.close());
     if (endpoint) {

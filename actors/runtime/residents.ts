@@ -7,8 +7,15 @@
  * fails; the drain then fences properly and redoes the turn from the stored state. A copy is handed out
  * only when no other drain of that actor is running in this process, so two local drains never share
  * an epoch: a second, concurrent one (BullMQ re-running a stalled job) always fences and so fences out
- * the first. Bounded: the least recently used actors are forgotten.
+ * the first.
+ *
+ * Bounded twice, as actor runtimes bound their activations: by memory (RESIDENT_MEMORY: the least
+ * recently committed go first once the copies' estimated size passes it) and by idleness
+ * (RESIDENT_IDLE_SECONDS: a copy no drain committed for that long is dropped, so a worker whose actors
+ * have gone quiet holds none of them).
  */
+import { calculateObjectSize } from 'bson';
+
 export interface Resident {
   epoch: number;
   appliedSeq: string;
@@ -23,25 +30,62 @@ export interface ResidentClaim {
   release(): void;
 }
 
+export interface ResidentBounds {
+  /** Estimated bytes the copies may take together (0: keep none). */
+  memoryBytes: number;
+  /** A copy not committed again for this long is dropped (0: never for idleness). */
+  idleMs: number;
+}
+
 /**
- * Enough for every actor a worker is busy with (50 drain slots per kind), few enough that large states
- * (a game is tens of kB) stay a small share of its memory. RESIDENT_ACTORS sets another bound.
+ * 64 MB holds about 230,000 small actors (an echo counter) or about 2,000 games (tens of kB each):
+ * every actor a worker is busy with, a small share of its memory.
  */
-export const DEFAULT_RESIDENT_ACTORS = 1_000;
+export const DEFAULT_RESIDENT_MEMORY_BYTES = 64 * 1024 ** 2;
+/**
+ * Between Akka's passivation default (2 minutes) and Orleans' collection age (15): an actor idle for five
+ * minutes is read from MongoDB again when it wakes.
+ */
+export const DEFAULT_RESIDENT_IDLE_MS = 300_000;
+export const DEFAULT_RESIDENT_BOUNDS: ResidentBounds = { memoryBytes: DEFAULT_RESIDENT_MEMORY_BYTES, idleMs: DEFAULT_RESIDENT_IDLE_MS };
+
+/**
+ * What a copy is counted as: its state's BSON size (what its commit writes) plus the entry around it
+ * (its key, the map entry, the fence and owner), measured at about 250 bytes of V8 heap per echo actor.
+ */
+export const RESIDENT_ENTRY_BYTES = 256;
+
+interface Entry {
+  resident: Resident;
+  bytes: number;
+  /** When it was last committed here (the map is in that order: oldest first). */
+  at: number;
+}
 
 export class ResidentActors {
-  private readonly residents = new Map<string, Resident>();
+  private readonly residents = new Map<string, Entry>();
   private readonly draining = new Map<string, number>();
+  private bytesHeld = 0;
+  private readonly sweeper: NodeJS.Timeout | undefined;
 
-  constructor(private readonly capacity = DEFAULT_RESIDENT_ACTORS) {}
+  constructor(
+    private readonly bounds: ResidentBounds = DEFAULT_RESIDENT_BOUNDS,
+    private readonly now: () => number = Date.now,
+  ) {
+    if (bounds.memoryBytes > 0 && bounds.idleMs > 0) {
+      // A quarter of the idle time: a copy outlives its idleness by at most that much.
+      this.sweeper = setInterval(() => this.dropIdle(), Math.max(1_000, Math.floor(bounds.idleMs / 4)));
+      this.sweeper.unref();
+    }
+  }
 
   /** Marks a drain of the actor as running here; hands out the resident copy if it is the only one. */
   claim(key: string): ResidentClaim {
     const running = this.draining.get(key) ?? 0;
     this.draining.set(key, running + 1);
-    const resident = running === 0 ? this.residents.get(key) : undefined;
+    const resident = running === 0 ? this.residents.get(key)?.resident : undefined;
     // A concurrent drain fences anew; the copy it would replace must not be used by anyone after it.
-    if (running > 0) this.residents.delete(key);
+    if (running > 0) this.forget(key);
     let released = false;
     return {
       resident,
@@ -57,17 +101,62 @@ export class ResidentActors {
 
   /** Records the actor as just committed by the only drain of it running here. */
   remember(key: string, resident: Resident) {
-    if ((this.draining.get(key) ?? 0) > 1) return;
-    this.residents.delete(key);
-    this.residents.set(key, resident);
-    if (this.residents.size > this.capacity) this.residents.delete(this.residents.keys().next().value!);
+    if ((this.draining.get(key) ?? 0) > 1 || this.bounds.memoryBytes === 0) return;
+    const previous = this.residents.get(key);
+    // A turn that left the state as it was (a read) is not measured again.
+    const bytes = previous && previous.resident.state === resident.state ? previous.bytes : RESIDENT_ENTRY_BYTES + stateBytes(resident.state);
+    this.forget(key);
+    if (bytes > this.bounds.memoryBytes) return;
+    this.residents.set(key, { resident, bytes, at: this.now() });
+    this.bytesHeld += bytes;
+    for (const [oldest, entry] of this.residents) {
+      if (this.bytesHeld <= this.bounds.memoryBytes) break;
+      this.drop(oldest, entry);
+    }
   }
 
   forget(key: string) {
-    this.residents.delete(key);
+    const entry = this.residents.get(key);
+    if (entry) this.drop(key, entry);
+  }
+
+  /** Drops every copy not committed within the idle time; the sweeper calls it, tests may too. */
+  dropIdle() {
+    if (this.bounds.idleMs <= 0) return;
+    const before = this.now() - this.bounds.idleMs;
+    for (const [key, entry] of this.residents) {
+      if (entry.at > before) break;
+      this.drop(key, entry);
+    }
+  }
+
+  close() {
+    clearInterval(this.sweeper);
+    this.residents.clear();
+    this.bytesHeld = 0;
   }
 
   get size() {
     return this.residents.size;
+  }
+
+  /** The copies' estimated size, against `bounds.memoryBytes`. */
+  get bytes() {
+    return this.bytesHeld;
+  }
+
+  private drop(key: string, entry: Entry) {
+    this.residents.delete(key);
+    this.bytesHeld -= entry.bytes;
+  }
+}
+
+/** A state's BSON size; a state BSON cannot size (it would not commit either) counts as too big to keep. */
+function stateBytes(state: unknown): number {
+  if (state === undefined) return 0;
+  try {
+    return calculateObjectSize({ state });
+  } catch {
+    return Number.MAX_SAFE_INTEGER;
   }
 }

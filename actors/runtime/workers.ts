@@ -23,7 +23,7 @@ import { offlineNarrator } from '../llm/offline-narrator.js';
 import { TurnCancels } from '../../queues/turn-cancels.js';
 import { Batches } from './batches.js';
 import { batchItem, drainActor, outcomeOf } from './drain.js';
-import { ResidentActors } from './residents.js';
+import { DEFAULT_RESIDENT_BOUNDS, ResidentActors, type ResidentBounds } from './residents.js';
 import { DrainWakeups } from '../../queues/drain-wakeups.js';
 import { Effects } from './effects.js';
 import { JobSignals } from './job-signals.js';
@@ -67,8 +67,8 @@ export interface WorkerOptions {
   storeOutageRetryMs?: number;
   /** How often the process announces itself and drains orphaned mailboxes; default HEARTBEAT_MS (5 s). */
   heartbeatMs?: number;
-  /** Actors kept as last committed, so their next drain here skips the fence (RESIDENT_ACTORS); default DEFAULT_RESIDENT_ACTORS. */
-  residentActors?: number;
+  /** Bounds of the actors kept as last committed, so their next drain here skips the fence (RESIDENT_MEMORY, RESIDENT_IDLE_SECONDS). */
+  residents?: ResidentBounds;
 }
 
 export interface RunningWorkers {
@@ -93,7 +93,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
   const scheduleQueue = new Queue(names.scheduleQueue().name, { connection: queueConnection, prefix: names.scheduleQueue().prefix });
   const batches = new Batches(options.mongo, redis, names);
   const store = new ActorStore(actorRecords(options.mongo));
-  const residents = new ResidentActors(options.residentActors);
+  const residents = new ResidentActors(options.residents ?? DEFAULT_RESIDENT_BOUNDS);
   const storeOutage = new StoreOutage(options.storeOutageRetryMs, logger);
   const wakeups = new DrainWakeups(options.redisUrl, names.drainWake(id));
   const cancels = kinds.some((k) => k.stateful && k.cancels?.length) ? new TurnCancels(options.redisUrl, redis, names) : undefined;
@@ -236,6 +236,7 @@ export async function startWorkers(options: WorkerOptions): Promise<RunningWorke
         await mailboxes.close();
         await wakeups.close();
         await cancels?.close();
+        residents.close();
         await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
         logger.info({ workerId: id }, 'workers stopped');
       })();

@@ -23,6 +23,7 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from '../../logging/logger.js';
 import { loadConfig } from '../config.js';
+import { RESIDENT_ENTRY_BYTES, type ResidentBounds } from '../../actors/runtime/residents.js';
 import { DEFAULT_ACTOR_CONCURRENCY, DRAIN_LINGER_MS, DRAINER_TTL_MS, HEARTBEAT_MS } from '../../actors/runtime/settings.js';
 import { APPLIED_TTL_SECONDS } from '../../actors/runtime/effects.js';
 import { UserLimits } from '../../gateway/limits.js';
@@ -433,12 +434,29 @@ function perIdleActor(before: MemoryAtRest, after: MemoryAtRest, actors: number)
   return { before, after, rss_bytes_per_idle_actor: per(before.rss_bytes, after.rss_bytes), heap_bytes_per_idle_actor: per(before.heap_used_bytes, after.heap_used_bytes) };
 }
 
+/**
+ * The worker's memory once its resident actors outlived RESIDENT_IDLE_SECONDS (and the sweep that drops
+ * them ran): what idle actors cost for good. Undefined when nothing is dropped for idleness.
+ */
+async function memoryAfterIdleTime(probe: MemoryProbe, residents: ResidentBounds, quietSince: number, windowMs: number, logger: Logger) {
+  if (residents.memoryBytes === 0 || residents.idleMs === 0) return undefined;
+  // The sweep runs every quarter of the idle time; a little more for the last drain's commit.
+  const waitMs = Math.max(0, quietSince + residents.idleMs + Math.max(1_000, residents.idleMs / 4) + 2_000 - Date.now());
+  logger.info({ seconds: Math.round(waitMs / 1000), RESIDENT_IDLE_SECONDS: residents.idleMs / 1000 }, 'waiting for the idle resident actors to be dropped (set RESIDENT_IDLE_SECONDS to wait less)');
+  await sleep(waitMs);
+  return { waitedSeconds: round((Date.now() - quietSince) / 1000, 1), memory: await memoryAtRest(probe, windowMs) };
+}
+
 /** Every map the worker and gateway keep per actor or per message, and what bounds it. */
-function perActorCaches() {
-  // The worker reads RESIDENT_ACTORS from the environment it inherits from this process.
-  const residentActors = loadConfig().worker.residentActors;
+function perActorCaches(residents: ResidentBounds) {
   return [
-    { process: 'worker', cache: 'ResidentActors.residents (actors/runtime/residents.ts)', holds: 'fence, state and owner of recently committed actors', bound: residentActors, by: 'count (RESIDENT_ACTORS), least recently committed dropped' },
+    {
+      process: 'worker',
+      cache: 'ResidentActors.residents (actors/runtime/residents.ts)',
+      holds: 'fence, state and owner of recently committed actors',
+      bound: residents.memoryBytes,
+      by: `estimated bytes (RESIDENT_MEMORY: each state's BSON size + ${RESIDENT_ENTRY_BYTES}), least recently committed dropped; and idleness (RESIDENT_IDLE_SECONDS = ${residents.idleMs / 1000})`,
+    },
     { process: 'worker', cache: 'ResidentActors.draining', holds: 'actors with a drain running here', bound: DEFAULT_ACTOR_CONCURRENCY, by: 'drain slots per kind (entry removed when the drain ends)' },
     { process: 'worker', cache: 'DrainWakeups.waiting (queues/drain-wakeups.ts)', holds: 'lingering drains', bound: DEFAULT_ACTOR_CONCURRENCY, by: `drain slots per kind, each for at most DRAIN_LINGER_MS = ${DRAIN_LINGER_MS} ms` },
     { process: 'worker', cache: 'DrainWakeups.early (queues/drain-wakeups.ts)', holds: 'wake-ups heard while no drain of the actor waited', bound: 10_000, by: 'count, and each kept 1 s' },
@@ -637,6 +655,9 @@ async function runStep(target: LoadTarget, meters: Meters, actors: number, optio
 
 type Step = Awaited<ReturnType<typeof runStep>>;
 
+/** Heap bytes per idle actor counted as "about 0": what a map entry costs, so a per-actor leak shows. */
+const IDLE_ACTOR_HEAP_ABOUT_0 = 32;
+
 /** min/max of a figure over the steps with at least COMPARED_FROM_ACTORS actors (1 when fewer than two such steps). */
 function spread(steps: Step[], pick: (s: Step) => number): number {
   const values = steps.filter((s) => s.actors >= COMPARED_FROM_ACTORS).map(pick);
@@ -673,7 +694,8 @@ const describe = (messages: number, concurrency: number, monitorMessages: number
     (forceGc
       ? 'V8 heap used and RSS (process.memoryUsage() read through the inspector) right after forced full GCs'
       : 'least RSS (/proc VmRSS) and V8 heap used (troupe_nodejs_heap_size_used_bytes on /metrics) over a few seconds, no GC forced, so garbage may be counted') +
-    '; before: after the warm-up; after: every step done and every drain ended; divided by the actors of all steps (all idle then)',
+    '; before: after the warm-up; after: every step done and every drain ended; divided by the actors of all steps (all idle then); ' +
+    'worker_after_idle_time: the worker again once RESIDENT_IDLE_SECONDS passed since then (its resident copies dropped)',
   keys_left: 'SCAN of the run prefix (and its BullMQ queues) after the worker and gateway stopped; PTTL per key, MEMORY USAGE of a few per kind',
 });
 
@@ -725,9 +747,13 @@ export async function runRuntimeGrowthBench({
 
     logger.info('memory with every actor idle');
     await waitQuiet(queue, logger);
+    const quietSince = Date.now();
     const workerAfter = await memoryAtRest(probes.worker, memorySampleMs);
     const gatewayAfter = await memoryAtRest(probes.gateway, memorySampleMs);
     const idleActors = actorCounts.reduce((sum, n) => sum + n, 0);
+    // The worker reads RESIDENT_MEMORY and RESIDENT_IDLE_SECONDS from the environment it inherits from this process.
+    const residents = loadConfig().worker.residents;
+    const workerIdled = await memoryAfterIdleTime(probes.worker, residents, quietSince, memorySampleMs, logger);
 
     // Keys are counted once the worker and gateway are gone: what a deployment leaves behind.
     await stopProcess(gateway);
@@ -754,8 +780,10 @@ export async function runRuntimeGrowthBench({
       memory: {
         idle_actors: idleActors,
         worker: perIdleActor(workerBefore, workerAfter, idleActors),
+        worker_after_idle_time: workerIdled && { waited_seconds: workerIdled.waitedSeconds, ...perIdleActor(workerBefore, workerIdled.memory, idleActors) },
         gateway: perIdleActor(gatewayBefore, gatewayAfter, idleActors),
-        per_actor_caches: perActorCaches(),
+        resident_actors: { memory_bytes: residents.memoryBytes, idle_seconds: residents.idleMs / 1000 },
+        per_actor_caches: perActorCaches(residents),
       },
       keys_left: {
         by_kind: keys,
@@ -772,6 +800,8 @@ export async function runRuntimeGrowthBench({
         round_trips_per_message_at_most_8: roundTrips <= 8,
         no_mailbox_left: (keys.mailbox?.keys ?? 0) === 0 && awaitingDrain === 0,
         every_per_message_and_per_actor_key_expires: Object.values(mustExpire).every((n) => n === 0),
+        worker_heap_per_idle_actor_after_idle_time: workerIdled ? perIdleActor(workerBefore, workerIdled.memory, idleActors).heap_bytes_per_idle_actor : null,
+        worker_heap_per_idle_actor_after_idle_time_about_0: workerIdled ? (perIdleActor(workerBefore, workerIdled.memory, idleActors).heap_bytes_per_idle_actor ?? Infinity) <= IDLE_ACTOR_HEAP_ABOUT_0 : null,
       },
     };
   } finally {

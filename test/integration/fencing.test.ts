@@ -171,6 +171,7 @@ describe('fencing of concurrent drains', function () {
     expect(await drainActor(kind, actor, { ...deps(), residents: here })).to.equal('drained');
     const record = await actorRecords(fixture.conn).findOne({ _id: `${actor.kind}:${actor.id}` }).lean();
     expect((record!.state as CounterState).seen).to.deep.equal([0, 1, 2]);
+    here.close();
     await fixture.mailboxes.drainQueue('counter', fixture.names.partitionOf(actor)).obliterate({ force: true });
   });
 
@@ -191,6 +192,7 @@ describe('fencing of concurrent drains', function () {
     const record = await actorRecords(fixture.conn).findOne({ _id: `${actor.kind}:${actor.id}` }).lean();
     expect(record!.epoch).to.equal(epochBefore + 1);
     expect((record!.state as CounterState).seen).to.deep.equal([0, 1, 2, 3]);
+    here.close();
     await fixture.mailboxes.drainQueue('counter', fixture.names.partitionOf(actor)).obliterate({ force: true });
   });
 

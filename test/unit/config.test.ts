@@ -23,7 +23,7 @@ describe('loadConfig', () => {
       gateway: { bodyLimitBytes: 1024 * 1024, corsOrigins: [], metricsToken: undefined, traceHops: false },
       metrics: { port: null },
       takeover: { livenessTtlMs: 800, livenessRenewMs: 200, checkMs: 100 },
-      worker: { residentActors: 1_000 },
+      worker: { residents: { memoryBytes: 64 * 1024 ** 2, idleMs: 300_000 } },
       limits: {
         defaults: { rate: { points: 300, durationSeconds: 60 }, concurrent: 20 },
         kinds: {},
@@ -41,9 +41,9 @@ describe('loadConfig', () => {
     expect(loadConfig({})).to.deep.equal(expected);
   });
 
-  it('reads how many actors a worker keeps resident (0: none)', () => {
-    expect(loadConfig({ RESIDENT_ACTORS: '200000' }).worker).to.deep.equal({ residentActors: 200_000 });
-    expect(loadConfig({ RESIDENT_ACTORS: '0' }).worker).to.deep.equal({ residentActors: 0 });
+  it('reads how much of its actors a worker keeps resident (0: none), and for how long idle (0: no limit)', () => {
+    expect(loadConfig({ RESIDENT_MEMORY: '256mb', RESIDENT_IDLE_SECONDS: '600' }).worker).to.deep.equal({ residents: { memoryBytes: 256 * 1024 ** 2, idleMs: 600_000 } });
+    expect(loadConfig({ RESIDENT_MEMORY: '0', RESIDENT_IDLE_SECONDS: '0' }).worker).to.deep.equal({ residents: { memoryBytes: 0, idleMs: 0 } });
   });
 
   it('reads the embeddings provider and the scouting gate timeout, and never echoes the embeddings key', () => {
@@ -113,7 +113,8 @@ describe('loadConfig', () => {
       LIVENESS_TTL_MS: '2000',
       LIVENESS_RENEW_MS: '500',
       TAKEOVER_CHECK_MS: '0',
-      RESIDENT_ACTORS: '25000',
+      RESIDENT_MEMORY: '16mb',
+      RESIDENT_IDLE_SECONDS: '30',
       HTTP_HEADERS_TIMEOUT_SECONDS: '15',
       HTTP_REQUEST_TIMEOUT_SECONDS: '60',
       HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '65',
@@ -146,7 +147,7 @@ describe('loadConfig', () => {
       },
       metrics: { port: 9464 },
       takeover: { livenessTtlMs: 2_000, livenessRenewMs: 500, checkMs: 0 },
-      worker: { residentActors: 25_000 },
+      worker: { residents: { memoryBytes: 16 * 1024 ** 2, idleMs: 30_000 } },
       limits: {
         defaults: { rate: { points: 100, durationSeconds: 10 }, concurrent: 5 },
         kinds: { scouting: { rate: { points: 10, durationSeconds: 3600 }, concurrent: 3 }, game: { concurrent: null } },
@@ -206,10 +207,12 @@ describe('loadConfig', () => {
     ['STORE_OUTAGE_RETRY_SECONDS', '1.5', 'a whole number of seconds from 1 to 3600'],
     ['STORE_OUTAGE_RETRY_SECONDS', '7200', 'a whole number of seconds from 1 to 3600'],
     ['METRICS_PORT', '9464x', 'an integer 0-65535'],
-    ['RESIDENT_ACTORS', '-1', 'a whole number of actors, 0 to 10000000'],
-    ['RESIDENT_ACTORS', '2.5', 'a whole number of actors, 0 to 10000000'],
-    ['RESIDENT_ACTORS', 'many', 'a whole number of actors, 0 to 10000000'],
-    ['RESIDENT_ACTORS', '20000000', 'a whole number of actors, 0 to 10000000'],
+    ['RESIDENT_MEMORY', '-1', 'a size such as 512kb, 1mb or 1048576 (bytes; units b, kb, mb, gb), at least 1kb and at most 1gb, or 0'],
+    ['RESIDENT_MEMORY', 'lots', 'a size such as 512kb, 1mb or 1048576 (bytes; units b, kb, mb, gb), at least 1kb and at most 1gb, or 0'],
+    ['RESIDENT_MEMORY', '2gb', 'a size such as 512kb, 1mb or 1048576 (bytes; units b, kb, mb, gb), at least 1kb and at most 1gb, or 0'],
+    ['RESIDENT_IDLE_SECONDS', '-1', 'a whole number of seconds, 0 to 86400'],
+    ['RESIDENT_IDLE_SECONDS', '2.5', 'a whole number of seconds, 0 to 86400'],
+    ['RESIDENT_IDLE_SECONDS', '100000', 'a whole number of seconds, 0 to 86400'],
     ['LOG_LEVEL', 'verbose', 'one of fatal, error, warn, info, debug, trace, silent'],
     ['LOG_PRETTY', 'maybe', 'a boolean'],
     ['BODY_LIMIT', 'huge', 'a size such as 512kb, 1mb or 1048576'],
