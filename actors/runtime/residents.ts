@@ -38,8 +38,8 @@ export interface ResidentBounds {
 }
 
 /**
- * 64 MB holds about 230,000 small actors (an echo counter) or about 2,000 games (tens of kB each):
- * every actor a worker is busy with, a small share of its memory.
+ * 64 MB holds about 230,000 small actors (an echo counter) or about 14,000 Dominion games (4-5 kB of
+ * BSON each when over): every actor a worker is busy with, a small share of its memory.
  */
 export const DEFAULT_RESIDENT_MEMORY_BYTES = 64 * 1024 ** 2;
 /**
