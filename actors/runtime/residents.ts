@@ -102,9 +102,8 @@ export class ResidentActors {
   /** Records the actor as just committed by the only drain of it running here. */
   remember(key: string, resident: Resident) {
     if ((this.draining.get(key) ?? 0) > 1 || this.bounds.memoryBytes === 0) return;
-    const previous = this.residents.get(key);
-    // A turn that left the state as it was (a read) is not measured again.
-    const bytes = previous && previous.resident.state === resident.state ? previous.bytes : RESIDENT_ENTRY_BYTES + stateBytes(resident.state);
+    // Measured at every commit: a handler may have changed the state in place.
+    const bytes = RESIDENT_ENTRY_BYTES + stateBytes(resident.state);
     this.forget(key);
     if (bytes > this.bounds.memoryBytes) return;
     this.residents.set(key, { resident, bytes, at: this.now() });
