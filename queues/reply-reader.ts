@@ -154,10 +154,13 @@ class ReaderLane {
         }
         const remaining = options.idleTimeoutMs === undefined ? undefined : options.idleTimeoutMs - (Date.now() - idleSince);
         if (remaining !== undefined && remaining <= 0) return;
+        // The idle timer goes when the follower is woken: a long stream waits many times.
+        let idleTimer: ReturnType<typeof setTimeout> | undefined;
         await new Promise<void>((resolve) => {
           f.wake = resolve;
-          if (remaining !== undefined) setTimeout(resolve, remaining).unref();
+          if (remaining !== undefined) idleTimer = setTimeout(resolve, remaining).unref();
         });
+        clearTimeout(idleTimer);
         f.wake = undefined;
       }
     } finally {
