@@ -12,7 +12,7 @@
  * half-written build. An installed image carries the build without its sources: it runs as built.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -29,11 +29,15 @@ const KEPT_BUILDS = 8;
 /** A staging folder this old belongs to a build that died. */
 const STALE_STAGING_MS = 10 * 60_000;
 
-/** @param {string[]} inputs @param {string} esbuildVersion */
-async function hashOf(inputs, esbuildVersion) {
+/**
+ * Read synchronously: every process start checks some 360 files before anything else runs, and one
+ * awaited readFile per file cost about 110 ms of it against 8 ms read in one go.
+ * @param {string[]} inputs @param {string} esbuildVersion
+ */
+function hashOf(inputs, esbuildVersion) {
   const hash = createHash('sha256').update(esbuildVersion).update('\0');
   for (const file of [...SETTINGS, ...inputs]) {
-    hash.update(file).update('\0').update(await readFile(join(ROOT, file))).update('\0');
+    hash.update(file).update('\0').update(readFileSync(join(ROOT, file))).update('\0');
   }
   return hash.digest('hex').slice(0, 16);
 }
@@ -55,7 +59,12 @@ export async function serverEntry() {
     const entry = join(SERVER_DIST, current.hash, 'cli.js');
     if (existsSync(entry)) {
       if (!existsSync(join(ROOT, ENTRY))) return entry;
-      const unchanged = await hashOf(current.inputs, current.esbuild).then((hash) => hash === current.hash, () => false);
+      let unchanged = false;
+      try {
+        unchanged = hashOf(current.inputs, current.esbuild) === current.hash;
+      } catch {
+        // An input is gone (a source deleted or renamed): build afresh.
+      }
       if (unchanged) return entry;
     }
   } else if (!existsSync(join(ROOT, ENTRY))) {
@@ -89,7 +98,7 @@ export async function buildServer() {
       logLevel: 'silent',
     });
     const inputs = Object.keys(result.metafile.inputs).filter((file) => !file.startsWith('node_modules/')).sort();
-    const hash = await hashOf(inputs, esbuild.version);
+    const hash = hashOf(inputs, esbuild.version);
     const final = join(SERVER_DIST, hash);
     if (existsSync(join(final, 'cli.js'))) await rm(staging, { recursive: true, force: true });
     else await rename(staging, final).catch(async (error) => {
