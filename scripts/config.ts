@@ -60,6 +60,8 @@ function byteSize(zero?: string) {
     .pipe(z.number().refine((n) => (zero !== undefined && n === 0) || (n >= 1024 && n <= 1024 ** 3), { error: form }));
 }
 
+const RESIDENT_IDLE_FORM = 'a whole number of seconds, 0 to 86400 (0: never drop an actor for idleness)';
+
 const CORS_ORIGINS_FORM = '"*" or a comma-separated list of origins such as https://app.example.com,http://localhost:5173';
 
 /** "*" or exact origins (scheme://host[:port], no path), compared verbatim with the request's Origin. */
@@ -189,10 +191,10 @@ export const configSchema = z
     TAKEOVER_CHECK_MS: milliseconds(0, 60_000).default(DEFAULT_TAKEOVER_SETTINGS.checkMs),
     RESIDENT_MEMORY: byteSize('to keep no actor resident').default(DEFAULT_RESIDENT_MEMORY_BYTES),
     RESIDENT_IDLE_SECONDS: z.coerce
-      .number({ error: 'a whole number of seconds, 0 to 86400 (0: never drop an actor for idleness)' })
-      .int({ error: 'a whole number of seconds, 0 to 86400 (0: never drop an actor for idleness)' })
-      .min(0, { error: 'a whole number of seconds, 0 to 86400 (0: never drop an actor for idleness)' })
-      .max(86_400, { error: 'a whole number of seconds, 0 to 86400 (0: never drop an actor for idleness)' })
+      .number({ error: RESIDENT_IDLE_FORM })
+      .int({ error: RESIDENT_IDLE_FORM })
+      .min(0, { error: RESIDENT_IDLE_FORM })
+      .max(86_400, { error: RESIDENT_IDLE_FORM })
       .default(DEFAULT_RESIDENT_IDLE_MS / 1000),
     SCOUTING_GATE_TIMEOUT_SECONDS: z.coerce.number({ error: 'a whole number of seconds (0: wait forever)' }).int().min(0).default(0),
     HTTP_HEADERS_TIMEOUT_SECONDS: positiveInteger().default(10),

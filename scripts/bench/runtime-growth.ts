@@ -754,6 +754,7 @@ export async function runRuntimeGrowthBench({
     // The worker reads RESIDENT_MEMORY and RESIDENT_IDLE_SECONDS from the environment it inherits from this process.
     const residents = loadConfig().worker.residents;
     const workerIdled = await memoryAfterIdleTime(probes.worker, residents, quietSince, memorySampleMs, logger);
+    const workerIdledPerActor = workerIdled && perIdleActor(workerBefore, workerIdled.memory, idleActors);
 
     // Keys are counted once the worker and gateway are gone: what a deployment leaves behind.
     await stopProcess(gateway);
@@ -780,7 +781,7 @@ export async function runRuntimeGrowthBench({
       memory: {
         idle_actors: idleActors,
         worker: perIdleActor(workerBefore, workerAfter, idleActors),
-        worker_after_idle_time: workerIdled && { waited_seconds: workerIdled.waitedSeconds, ...perIdleActor(workerBefore, workerIdled.memory, idleActors) },
+        worker_after_idle_time: workerIdled && { waited_seconds: workerIdled.waitedSeconds, ...workerIdledPerActor },
         gateway: perIdleActor(gatewayBefore, gatewayAfter, idleActors),
         resident_actors: { memory_bytes: residents.memoryBytes, idle_seconds: residents.idleMs / 1000 },
         per_actor_caches: perActorCaches(residents),
@@ -800,8 +801,8 @@ export async function runRuntimeGrowthBench({
         round_trips_per_message_at_most_8: roundTrips <= 8,
         no_mailbox_left: (keys.mailbox?.keys ?? 0) === 0 && awaitingDrain === 0,
         every_per_message_and_per_actor_key_expires: Object.values(mustExpire).every((n) => n === 0),
-        worker_heap_per_idle_actor_after_idle_time: workerIdled ? perIdleActor(workerBefore, workerIdled.memory, idleActors).heap_bytes_per_idle_actor : null,
-        worker_heap_per_idle_actor_after_idle_time_about_0: workerIdled ? (perIdleActor(workerBefore, workerIdled.memory, idleActors).heap_bytes_per_idle_actor ?? Infinity) <= IDLE_ACTOR_HEAP_ABOUT_0 : null,
+        worker_heap_per_idle_actor_after_idle_time: workerIdledPerActor?.heap_bytes_per_idle_actor ?? null,
+        worker_heap_per_idle_actor_after_idle_time_about_0: workerIdledPerActor ? (workerIdledPerActor.heap_bytes_per_idle_actor ?? Infinity) <= IDLE_ACTOR_HEAP_ABOUT_0 : null,
       },
     };
   } finally {
