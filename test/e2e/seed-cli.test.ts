@@ -5,20 +5,38 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import mongoose from 'mongoose';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
-import { MTG_DATA_DIR, parseMtgDataset, readMtgDatasetFiles } from '../../models/mtg/dataset-files.js';
+import { seedMtgFast } from '../../scripts/load-mtg-dataset.js';
 import { uniqueDbName } from '../support/mongo-target.js';
+import { writeMtgSampleDataset, type MtgSampleDataset } from '../support/mtg-sample-dataset.js';
 import { runTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
 
 describe('troupe seed mtg (CLI)', function () {
   this.timeout(60_000);
   const spawned: TroupeProcess[] = [];
   let mongo: EmbeddedMongo;
+  let sample: MtgSampleDataset;
   const dbName = uniqueDbName('seed_cli');
 
-  const troupe = (args: string[]) => runTroupe(args, troupeEnv({ MONGODB_URI: mongo.uri, MONGODB_DB: dbName }), spawned);
+  const troupe = (args: string[], db = dbName) => runTroupe(args, troupeEnv({ MONGODB_URI: mongo.uri, MONGODB_DB: db }), spawned);
+
+  /**
+   * A database of its own holding a sample of the dataset's real records, loaded by this process:
+   * --verify and --add work on any complete load, and on the sample they take a fraction of the time.
+   */
+  async function loadedSample(): Promise<string> {
+    const db = uniqueDbName('seed_cli_sample');
+    const connection = await mongoose.createConnection(mongo.uri, { dbName: db }).asPromise();
+    try {
+      expect((await seedMtgFast(connection, { dataDir: sample.dir })).status).to.equal('loaded');
+    } finally {
+      await connection.close();
+    }
+    return db;
+  }
 
   before(async () => {
     mongo = await startEmbeddedMongo({ port: 0 });
+    sample = await writeMtgSampleDataset();
   });
 
   afterEach(async () => {
@@ -27,6 +45,7 @@ describe('troupe seed mtg (CLI)', function () {
 
   after(async () => {
     await mongo?.stop();
+    await sample?.remove();
   });
 
   it('loads the dataset, printing counts and seconds; a second run changes nothing', async () => {
@@ -48,19 +67,18 @@ describe('troupe seed mtg (CLI)', function () {
   });
 
   it('--verify checks the aggregates against the raw collections, and lists a tampered one', async () => {
-    // Loaded by the test above; alone, this loads it.
-    expect((await troupe(['seed', 'mtg'])).code).to.equal(0);
-    const clean = await troupe(['seed', 'mtg', '--verify']);
+    const db = await loadedSample();
+    const clean = await troupe(['seed', 'mtg', '--verify'], db);
     expect(clean.code, clean.stderr).to.equal(0);
     expect(clean.stdout).to.match(
       /^aggregates match: [\d,]+ mtg_daily_decks, [\d,]+ mtg_daily_matches, [\d,]+ mtg_daily_adoption, [\d,]+ mtg_daily_sideboard_results, [\d,]+ mtg_archetype_totals documents recomputed from mtg_decklists and mtg_matches \(\d+\.\d s\)\.$/m,
     );
 
-    const connection = await mongoose.createConnection(mongo.uri, { dbName }).asPromise();
+    const connection = await mongoose.createConnection(mongo.uri, { dbName: db }).asPromise();
     const tamper = (by: number) => connection.db!.collection('mtg_daily_decks').updateOne({ _id: 'Modern/2026-08-08' as never }, { $inc: { 'counts.0.decks': by } });
     try {
       await tamper(5);
-      const tampered = await troupe(['seed', 'mtg', '--verify']);
+      const tampered = await troupe(['seed', 'mtg', '--verify'], db);
       expect(tampered.code).to.equal(1);
       expect(tampered.stdout).to.match(/^aggregates differ from mtg_decklists and mtg_matches in 1 figure \(/m);
       expect(tampered.stdout).to.match(/^ {2}mtg_daily_decks Modern\/2026-08-08 .+: (\d+) stored, \d+ expected$/m);
@@ -70,14 +88,14 @@ describe('troupe seed mtg (CLI)', function () {
       await connection.close();
     }
 
-    const both = await troupe(['seed', 'mtg', '--verify', '--force']);
+    const both = await troupe(['seed', 'mtg', '--verify', '--force'], db);
     expect(both.code).to.equal(1);
     expect(both.stderr).to.include('--force and --verify do not go together');
   });
 
   it('--add adds a file of new tournaments with their aggregates, and refuses a bad or repeated one', async () => {
-    expect((await troupe(['seed', 'mtg'])).code).to.equal(0);
-    const dataset = parseMtgDataset(await readMtgDatasetFiles(MTG_DATA_DIR));
+    const db = await loadedSample();
+    const { dataset } = sample;
     const tournament = dataset.tournaments.find((t) => t.date === '2026-08-08' && t.format === 'Modern')!;
     const decklists = dataset.decklists.filter((d) => d.tournament_id === tournament.id);
     const matches = dataset.matches.filter((m) => m.tournament_id === tournament.id);
@@ -91,19 +109,19 @@ describe('troupe seed mtg (CLI)', function () {
     try {
       const file = join(dir, 'addition.json.gz');
       await writeFile(file, gzipSync(JSON.stringify(addition)));
-      const added = await troupe(['seed', 'mtg', '--add', file]);
+      const added = await troupe(['seed', 'mtg', '--add', file], db);
       expect(added.code, added.stderr).to.equal(0);
       expect(added.stdout).to.match(new RegExp(`^added 1 tournaments, ${decklists.length} decklists and ${matches.length} matches \\(dataset now as of 2026-08-09, revision 1\\); [\\d,]+ aggregate documents updated`, 'm'));
 
-      const again = await troupe(['seed', 'mtg', '--add', file]);
+      const again = await troupe(['seed', 'mtg', '--add', file], db);
       expect(again.code).to.equal(1);
       expect(again.stderr).to.match(/^troupe seed mtg --add: tournaments already loaded: ids \d+; nothing was added$/m);
       const bad = join(dir, 'bad.json');
       await writeFile(bad, JSON.stringify({ tournaments: [{ id: 'x' }], decklists: [], matches: [] }));
-      const refused = await troupe(['seed', 'mtg', '--add', bad]);
+      const refused = await troupe(['seed', 'mtg', '--add', bad], db);
       expect(refused.code).to.equal(1);
       expect(refused.stderr).to.include('does not hold {tournaments, decklists, matches} records: tournaments.0.id:');
-      const both = await troupe(['seed', 'mtg', '--add', file, '--force']);
+      const both = await troupe(['seed', 'mtg', '--add', file, '--force'], db);
       expect(both.stderr).to.include('--add goes alone');
     } finally {
       await rm(dir, { recursive: true, force: true });

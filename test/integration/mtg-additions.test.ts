@@ -4,17 +4,19 @@
  * at once; a bad addition changes nothing; a full reload keeps the additions.
  */
 import { expect } from 'chai';
-import type mongoose from 'mongoose';
+import mongoose from 'mongoose';
+import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
 import { MetaQueries } from '../../actors/meta/meta-queries.js';
 import { currentWindow } from '../../actors/meta/time-window.js';
-import { MTG_DATA_DIR, parseMtgDataset, readMtgDatasetFiles, type MtgDataset } from '../../models/mtg/dataset-files.js';
+import type { MtgDataset } from '../../models/mtg/dataset-files.js';
 import { mtgDailyDecks } from '../../models/mtg/daily-deck-counts.js';
 import { mtgDecklists } from '../../models/mtg/decklist.js';
 import { verifyMetaAggregates } from '../../models/mtg/meta-aggregates-verification.js';
 import { mtgDatasetMarker } from '../../models/mtg/seed.js';
 import { addMtgTournaments, MtgAdditionError, MtgAdditionRecords } from '../../models/mtg/tournament-additions.js';
 import { seedMtgFast } from '../../scripts/load-mtg-dataset.js';
-import { onSeededCopy } from '../support/meta-answers.js';
+import { uniqueDbName } from '../support/mongo-target.js';
+import { writeMtgSampleDataset, type MtgSampleDataset } from '../support/mtg-sample-dataset.js';
 
 /** Copies of a day's tournaments under new ids, on `day`: they add to that day's aggregates (or make new ones). */
 function copies(dataset: MtgDataset, from: string, day: string, offset: number): MtgAdditionRecords {
@@ -41,16 +43,36 @@ async function expectAdditionError(promise: Promise<unknown>, message: RegExp) {
   expect.fail('expected an MtgAdditionError');
 }
 
-describe('adding tournaments to the loaded MTG dataset', function () {
-  this.timeout(120_000);
+describe('adding tournaments to the loaded MTG dataset (a sample of its real records)', function () {
+  this.timeout(60_000);
+  let sample: MtgSampleDataset;
   let dataset: MtgDataset;
+  let mongo: EmbeddedMongo;
 
   before(async () => {
-    dataset = parseMtgDataset(await readMtgDatasetFiles(MTG_DATA_DIR));
+    sample = await writeMtgSampleDataset();
+    dataset = sample.dataset;
+    mongo = await startEmbeddedMongo({ port: 0 });
   });
 
+  after(async () => {
+    await mongo?.stop();
+    await sample?.remove();
+  });
+
+  /** Runs `fn` on a database of its own holding the sample. */
+  async function onLoadedSample(fn: (connection: mongoose.Connection) => Promise<void>): Promise<void> {
+    const connection = await mongoose.createConnection(mongo.uri, { dbName: uniqueDbName('mtg_additions') }).asPromise();
+    try {
+      expect((await seedMtgFast(connection, { dataDir: sample.dir })).status).to.equal('loaded');
+      await fn(connection);
+    } finally {
+      await connection.close();
+    }
+  }
+
   it('updates every aggregate with the records, in one transaction, as a recomputation would; the meta tools see it at once', () =>
-    onSeededCopy(async (connection: mongoose.Connection) => {
+    onLoadedSample(async (connection: mongoose.Connection) => {
       const before = (await mtgDatasetMarker(connection))!;
       const newest = before.as_of;
       const queries = () => new MetaQueries(connection);
@@ -76,15 +98,15 @@ describe('adding tournaments to the loaded MTG dataset', function () {
       expect(await queries().newestDay()).to.equal('2026-08-09');
       expect(await mtgDailyDecks(connection).exists({ _id: 'Modern/2026-08-09' })).to.not.equal(null);
 
-      // A full reload loads the shipped files and then the additions again.
-      const reloaded = await seedMtgFast(connection, { force: true });
+      // A full reload loads the files and then the additions again.
+      const reloaded = await seedMtgFast(connection, { dataDir: sample.dir, force: true });
       expect(reloaded.counts.decklists).to.equal(before.counts.decklists + sameDay.decklists.length + nextDay.decklists.length);
       expect(reloaded.marker.as_of).to.equal('2026-08-09');
       expect(await mtgDailyDecks(connection).exists({ _id: 'Modern/2026-08-09' })).to.not.equal(null);
     }));
 
   it('refuses an addition that repeats loaded ids or refers to what it does not hold, changing nothing', () =>
-    onSeededCopy(async (connection: mongoose.Connection) => {
+    onLoadedSample(async (connection: mongoose.Connection) => {
       const before = (await mtgDatasetMarker(connection))!;
       const decks = await mtgDecklists(connection).estimatedDocumentCount();
       const newestDay = await mtgDailyDecks(connection).findById(`Modern/${before.as_of}`).lean();

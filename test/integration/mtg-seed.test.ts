@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { BSON } from 'mongodb';
 import mongoose, { type Connection } from 'mongoose';
 import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
 import { mtgCards } from '../../models/mtg/card.js';
@@ -9,10 +10,11 @@ import { mtgDailyMatches } from '../../models/mtg/daily-match-counts.js';
 import { datasetMarkers } from '../../models/mtg/dataset-marker.js';
 import { mtgDecklists } from '../../models/mtg/decklist.js';
 import { mtgMatches } from '../../models/mtg/match.js';
-import { MTG_DOCUMENTS_VERSION, seedMtg, type SeedMtgResult, type SeedProgress } from '../../models/mtg/seed.js';
+import { MTG_COLLECTIONS, MTG_DOCUMENTS_VERSION, mtgAggregateModels, mtgModels, seedMtg, type SeedMtgResult, type SeedProgress } from '../../models/mtg/seed.js';
 import { mtgTournaments } from '../../models/mtg/tournament.js';
 import { synthesizeOlderCopies } from '../../scripts/bench/mtg-scale.js';
 import { seedMtgFast } from '../../scripts/load-mtg-dataset.js';
+import { writeMtgSampleDataset, type MtgSampleDataset } from '../support/mtg-sample-dataset.js';
 
 /** meta.json's counts for the shipped dataset (also in models/data/mtg/README.md). */
 const COUNTS = { cards: 6462, tournaments: 1025, decklists: 35716, matches: 45606 };
@@ -144,10 +146,68 @@ describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
     expect(await datasetMarkers(connection).findById('mtg').lean()).to.deep.equal(before);
   });
 
+  it('stores every document exactly as this load over the wire did when loading without the wire (seedMtgFast), and puts the models back', async () => {
+    const local = await mongoose.createConnection(mongo.uri, { dbName: 'mtg_in_process' }).asPromise();
+    try {
+      const inProcess = await seedMtgFast(local);
+      expect(inProcess).to.deep.include({ status: 'loaded', counts: COUNTS });
+      for (const model of Object.values(mtgModels(local))) expect(Object.hasOwn(model, 'insertMany'), `${model.modelName}.insertMany put back`).to.equal(false);
+      for (const name of [...MTG_COLLECTIONS.map((c) => `mtg_${c}`), ...Object.values(mtgAggregateModels(local)).map((m) => m.collection.collectionName)]) {
+        // Raw BSON: the same bytes, field order and types included.
+        const read = (c: Connection) => c.db!.collection(name).find({}, { sort: { _id: 1 }, raw: true }).toArray() as unknown as Promise<Buffer[]>;
+        const [expected, actual] = await Promise.all([read(connection), read(local)]);
+        expect(actual.length, name).to.equal(expected.length);
+        for (let i = 0; i < expected.length; i++) {
+          if (!actual[i].equals(expected[i])) {
+            const shown = (bytes: Buffer) => BSON.EJSON.stringify(BSON.deserialize(bytes), { relaxed: false });
+            expect.fail(`${name} #${i} differs: ${shown(actual[i])} stored without the wire, ${shown(expected[i])} over it`);
+          }
+        }
+      }
+      expect((await seedMtgFast(local)).status, 'a second run finds the marker').to.equal('already-loaded');
+    } finally {
+      await local.close();
+    }
+  });
+});
+
+/**
+ * What a load does about what it finds (an older load, an interrupted one, --force, extra records), on
+ * a sample of the dataset's real records: the full files are loaded above.
+ */
+describe('seedMtg reloads (on a sample of the dataset)', function () {
+  this.timeout(60_000);
+  let mongo: EmbeddedMongo;
+  let connection: Connection;
+  let sample: MtgSampleDataset;
+  let COUNTS: MtgSampleDataset['counts'];
+
+  async function countAll(): Promise<typeof COUNTS> {
+    return {
+      cards: await mtgCards(connection).countDocuments(),
+      tournaments: await mtgTournaments(connection).countDocuments(),
+      decklists: await mtgDecklists(connection).countDocuments(),
+      matches: await mtgMatches(connection).countDocuments(),
+    };
+  }
+
+  before(async () => {
+    sample = await writeMtgSampleDataset();
+    COUNTS = sample.counts;
+    mongo = await startEmbeddedMongo({ port: 0 });
+    connection = await mongoose.createConnection(mongo.uri, { dbName: 'mtg_seed_sample' }).asPromise();
+    expect(await seedMtgFast(connection, { dataDir: sample.dir })).to.deep.include({ status: 'loaded', replaced: 'nothing', counts: COUNTS });
+  });
+
+  after(async () => {
+    await connection?.close();
+    await mongo?.stop();
+    await sample?.remove();
+  });
+
   it('reloads a load whose documents have an older shape', async () => {
     await datasetMarkers(connection).updateOne({ _id: 'mtg' }, { $unset: { documents_version: 1 } });
-    // Reloads from here on go without the wire (seedMtgFast: the same seedMtg, faster inserts); `before` loaded over it.
-    const reloaded = await seedMtgFast(connection);
+    const reloaded = await seedMtgFast(connection, { dataDir: sample.dir });
     expect(reloaded).to.deep.include({ status: 'loaded', replaced: 'outdated' });
     expect(reloaded.marker.documents_version).to.equal(MTG_DOCUMENTS_VERSION);
     expect(await countAll()).to.deep.equal(COUNTS);
@@ -157,11 +217,12 @@ describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
     // What a crash half-way through leaves: some collections partly filled, no marker.
     const modernDays = await mtgDailyMatches(connection).find({ format: 'Modern' }).sort({ _id: 1 }).lean();
     await datasetMarkers(connection).deleteOne({ _id: 'mtg' });
-    await mtgMatches(connection).deleteMany({ _id: { $gt: 20_000 } });
+    const lastMatches = await mtgMatches(connection).find({}, { _id: 1 }).sort({ _id: -1 }).limit(Math.floor(COUNTS.matches / 2)).lean();
+    await mtgMatches(connection).deleteMany({ _id: { $in: lastMatches.map((m) => m._id) } });
     await mtgDecklists(connection).deleteOne({ _id: 1 });
     await mtgDailyMatches(connection).deleteMany({ format: 'Modern' });
 
-    const repaired = await seedMtgFast(connection);
+    const repaired = await seedMtgFast(connection, { dataDir: sample.dir });
     expect(repaired.status).to.equal('loaded');
     expect(repaired.replaced).to.equal('partial');
     expect(await countAll()).to.deep.equal(COUNTS);
@@ -170,8 +231,8 @@ describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
     expect(await mtgDailyMatches(connection).find({ format: 'Modern' }).sort({ _id: 1 }).lean()).to.deep.equal(modernDays);
   });
 
-  it('writes the same daily counts when loading without the wire (seedMtgFast)', async () => {
-    const reloaded = await seedMtgFast(connection, { force: true });
+  it('reloads everything when forced, its daily counts matching the raw collections', async () => {
+    const reloaded = await seedMtgFast(connection, { dataDir: sample.dir, force: true });
     expect(reloaded).to.deep.include({ status: 'loaded', replaced: 'forced' });
     expect((await verifyMetaAggregates(connection)).differences).to.deep.equal([]);
   });
@@ -191,11 +252,12 @@ describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
     expect(differences.every((d) => / Modern\/2026-08-08 | Legacy\/2026-08-08 | Pauper\/2026-05-17 /.test(d))).to.equal(true);
 
     // A reload writes them right again.
-    await seedMtgFast(connection, { force: true });
+    await seedMtgFast(connection, { dataDir: sample.dir, force: true });
     expect(await mtgDailyDecks(connection).findById('Modern/2026-08-08').lean()).to.deep.equal(day);
   });
   it('loads extra records with the files (bench:meta --scale), counting them in the daily counts, and a plain load drops them again', async () => {
     const scaled = await seedMtgFast(connection, {
+      dataDir: sample.dir,
       extraRecords: (dataset) => {
         const tournaments = dataset.tournaments.filter((t) => t.id === 1);
         const decklists = dataset.decklists.filter((d) => d.tournament_id === 1);
@@ -213,7 +275,7 @@ describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
     expect(await mtgDailyDecks(connection).exists({ _id: 'Pauper/2026-05-15' })).to.not.equal(null);
     expect((await verifyMetaAggregates(connection)).differences).to.deep.equal([]);
 
-    const plain = await seedMtgFast(connection);
+    const plain = await seedMtgFast(connection, { dataDir: sample.dir });
     expect(plain).to.deep.include({ status: 'loaded', replaced: 'outdated' });
     expect(plain.counts).to.deep.equal(COUNTS);
     expect(await mtgDailyDecks(connection).exists({ _id: 'Pauper/2026-05-15' })).to.equal(null);
