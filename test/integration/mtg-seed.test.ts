@@ -58,16 +58,12 @@ describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
     expect(progress.at(-1)).to.deep.include({ collection: 'matches', done: COUNTS.matches, overallDone: progress.at(-1)!.overallTotal });
   });
 
-  it('writes aggregates (daily decks, matches, card adoption, sideboard results; archetype totals) that add up to the raw collections', async () => {
-    const check = await verifyMetaAggregates(connection);
-    expect(check.differences).to.deep.equal([]);
-    expect(check.documents.daily_decks).to.be.greaterThan(300);
-    expect(check.documents.daily_adoption).to.be.greaterThan(check.documents.daily_decks);
-    expect(check.documents.daily_sideboard_results).to.be.greaterThan(300);
-    expect(await mtgDailyDecks(connection).countDocuments()).to.equal(check.documents.daily_decks);
-    expect(await mtgDailyMatches(connection).countDocuments()).to.equal(check.documents.daily_matches);
-    expect(await connection.db!.collection('mtg_daily_adoption').countDocuments()).to.equal(check.documents.daily_adoption);
-    expect(await connection.db!.collection('mtg_archetype_totals').countDocuments()).to.equal(check.documents.archetype_totals);
+  it('writes aggregates (daily decks, matches, card adoption, sideboard results; archetype totals) whose totals are the raw collections\' (every figure is checked against them on the sample below)', async () => {
+    const documents = (collection: string) => connection.db!.collection(collection).countDocuments();
+    expect(await documents('mtg_daily_decks')).to.be.greaterThan(300);
+    expect(await documents('mtg_daily_adoption')).to.be.greaterThan(await documents('mtg_daily_decks'));
+    expect(await documents('mtg_daily_sideboard_results')).to.be.greaterThan(300);
+    expect(await documents('mtg_archetype_totals')).to.be.greaterThan(100);
     const total = async (collection: string) => (await connection.db!.collection(collection).aggregate<{ n: number }>([{ $group: { _id: null, n: { $sum: '$decks' } } }]).toArray())[0].n;
     expect(await total('mtg_daily_adoption')).to.equal(COUNTS.decklists);
     expect(await total('mtg_archetype_totals')).to.equal(COUNTS.decklists);
@@ -145,37 +141,14 @@ describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
     expect(await countAll()).to.deep.equal(COUNTS);
     expect(await datasetMarkers(connection).findById('mtg').lean()).to.deep.equal(before);
   });
-
-  it('stores every document exactly as this load over the wire did when loading without the wire (seedMtgFast), and puts the models back', async () => {
-    const local = await mongoose.createConnection(mongo.uri, { dbName: 'mtg_in_process' }).asPromise();
-    try {
-      const inProcess = await seedMtgFast(local);
-      expect(inProcess).to.deep.include({ status: 'loaded', counts: COUNTS });
-      for (const model of Object.values(mtgModels(local))) expect(Object.hasOwn(model, 'insertMany'), `${model.modelName}.insertMany put back`).to.equal(false);
-      for (const name of [...MTG_COLLECTIONS.map((c) => `mtg_${c}`), ...Object.values(mtgAggregateModels(local)).map((m) => m.collection.collectionName)]) {
-        // Raw BSON: the same bytes, field order and types included.
-        const read = (c: Connection) => c.db!.collection(name).find({}, { sort: { _id: 1 }, raw: true }).toArray() as unknown as Promise<Buffer[]>;
-        const [expected, actual] = await Promise.all([read(connection), read(local)]);
-        expect(actual.length, name).to.equal(expected.length);
-        for (let i = 0; i < expected.length; i++) {
-          if (!actual[i].equals(expected[i])) {
-            const shown = (bytes: Buffer) => BSON.EJSON.stringify(BSON.deserialize(bytes), { relaxed: false });
-            expect.fail(`${name} #${i} differs: ${shown(actual[i])} stored without the wire, ${shown(expected[i])} over it`);
-          }
-        }
-      }
-      expect((await seedMtgFast(local)).status, 'a second run finds the marker').to.equal('already-loaded');
-    } finally {
-      await local.close();
-    }
-  });
 });
 
 /**
- * What a load does about what it finds (an older load, an interrupted one, --force, extra records), on
- * a sample of the dataset's real records: the full files are loaded above.
+ * The load without the wire against the load over it, and what a load does about what it finds (an
+ * older load, an interrupted one, --force, extra records), on a sample of the dataset's real records
+ * (every card; the deck lists and matches of the first and last days): the full files are loaded above.
  */
-describe('seedMtg reloads (on a sample of the dataset)', function () {
+describe('seedMtg on a sample of the dataset: without the wire, reloads, --verify', function () {
   this.timeout(60_000);
   let mongo: EmbeddedMongo;
   let connection: Connection;
@@ -205,6 +178,29 @@ describe('seedMtg reloads (on a sample of the dataset)', function () {
     await sample?.remove();
   });
 
+  it('stores every document exactly as a load over the wire does when loading without the wire (seedMtgFast), and puts the models back', async () => {
+    const wire = await mongoose.createConnection(mongo.uri, { dbName: 'mtg_sample_over_the_wire' }).asPromise();
+    try {
+      expect(await seedMtg(wire, { dataDir: sample.dir })).to.deep.include({ status: 'loaded', counts: COUNTS });
+      const local = connection;
+      for (const model of Object.values(mtgModels(local))) expect(Object.hasOwn(model, 'insertMany'), `${model.modelName}.insertMany put back`).to.equal(false);
+      for (const name of [...MTG_COLLECTIONS.map((c) => `mtg_${c}`), ...Object.values(mtgAggregateModels(local)).map((m) => m.collection.collectionName)]) {
+        // Raw BSON: the same bytes, field order and types included.
+        const read = (c: Connection) => c.db!.collection(name).find({}, { sort: { _id: 1 }, raw: true }).toArray() as unknown as Promise<Buffer[]>;
+        const [expected, actual] = await Promise.all([read(wire), read(local)]);
+        expect(actual.length, name).to.equal(expected.length);
+        for (let i = 0; i < expected.length; i++) {
+          if (!actual[i].equals(expected[i])) {
+            const shown = (bytes: Buffer) => BSON.EJSON.stringify(BSON.deserialize(bytes), { relaxed: false });
+            expect.fail(`${name} #${i} differs: ${shown(actual[i])} stored without the wire, ${shown(expected[i])} over it`);
+          }
+        }
+      }
+      expect((await seedMtgFast(local, { dataDir: sample.dir })).status, 'a second run finds the marker').to.equal('already-loaded');
+    } finally {
+      await wire.close();
+    }
+  });
   it('reloads a load whose documents have an older shape', async () => {
     await datasetMarkers(connection).updateOne({ _id: 'mtg' }, { $unset: { documents_version: 1 } });
     const reloaded = await seedMtgFast(connection, { dataDir: sample.dir });
