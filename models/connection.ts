@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import mongoose, { type Connection } from 'mongoose';
 import { maskUrlCredentials } from '../logging/mask-url-credentials.js';
 import type { Logger } from '../logging/logger.js';
-import { startEmbeddedMongo, type EmbeddedMongo } from './embedded/index.js';
+import type { EmbeddedMongo } from './embedded/index.js';
 import { MongoUnavailableError } from './mongo-unavailable-error.js';
 
 export { MongoUnavailableError } from './mongo-unavailable-error.js';
@@ -82,6 +82,8 @@ async function startEmbedded(
   const absoluteDbpath = dbpath === undefined ? undefined : resolve(dbpath);
   try {
     if (absoluteDbpath !== undefined) await mkdir(absoluteDbpath, { recursive: true });
+    // Loaded only here: a process on a real MongoDB (MONGODB_URI) never needs the embedded server's code.
+    const { startEmbeddedMongo } = await import('./embedded/index.js');
     // The server logs its own "listening" line with the uri.
     return await startEmbeddedMongo({ port, dbpath: absoluteDbpath, logger });
   } catch (error) {
