@@ -19,21 +19,21 @@ import { writeMtgSampleDataset, type MtgSampleDataset } from '../support/mtg-sam
 /** meta.json's counts for the shipped dataset (also in models/data/mtg/README.md). */
 const COUNTS = { cards: 6462, tournaments: 1025, decklists: 35716, matches: 45606 };
 
+async function countsIn(connection: Connection): Promise<typeof COUNTS> {
+  return {
+    cards: await mtgCards(connection).countDocuments(),
+    tournaments: await mtgTournaments(connection).countDocuments(),
+    decklists: await mtgDecklists(connection).countDocuments(),
+    matches: await mtgMatches(connection).countDocuments(),
+  };
+}
+
 describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
   this.timeout(60_000);
   let mongo: EmbeddedMongo;
   let connection: Connection;
   let first: SeedMtgResult;
   const progress: SeedProgress[] = [];
-
-  async function countAll(): Promise<typeof COUNTS> {
-    return {
-      cards: await mtgCards(connection).countDocuments(),
-      tournaments: await mtgTournaments(connection).countDocuments(),
-      decklists: await mtgDecklists(connection).countDocuments(),
-      matches: await mtgMatches(connection).countDocuments(),
-    };
-  }
 
   before(async () => {
     mongo = await startEmbeddedMongo({ port: 0 });
@@ -50,7 +50,7 @@ describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
     expect(first.status).to.equal('loaded');
     expect(first.replaced).to.equal('nothing');
     expect(first.counts).to.deep.equal(COUNTS);
-    expect(await countAll()).to.deep.equal(COUNTS);
+    expect(await countsIn(connection)).to.deep.equal(COUNTS);
     const marker = await datasetMarkers(connection).findById('mtg').lean();
     expect(marker).to.include({ as_of: '2026-08-08' });
     expect(marker!.content_hash).to.match(/^[0-9a-f]{64}$/);
@@ -138,7 +138,7 @@ describe('seedMtg (the bundled MTG dataset into MongoDB)', function () {
     const again = await seedMtg(connection);
     expect(again.status).to.equal('already-loaded');
     expect(again.counts).to.deep.equal(COUNTS);
-    expect(await countAll()).to.deep.equal(COUNTS);
+    expect(await countsIn(connection)).to.deep.equal(COUNTS);
     expect(await datasetMarkers(connection).findById('mtg').lean()).to.deep.equal(before);
   });
 });
@@ -154,15 +154,6 @@ describe('seedMtg on a sample of the dataset: without the wire, reloads, --verif
   let connection: Connection;
   let sample: MtgSampleDataset;
   let COUNTS: MtgSampleDataset['counts'];
-
-  async function countAll(): Promise<typeof COUNTS> {
-    return {
-      cards: await mtgCards(connection).countDocuments(),
-      tournaments: await mtgTournaments(connection).countDocuments(),
-      decklists: await mtgDecklists(connection).countDocuments(),
-      matches: await mtgMatches(connection).countDocuments(),
-    };
-  }
 
   before(async () => {
     sample = await writeMtgSampleDataset();
@@ -206,7 +197,7 @@ describe('seedMtg on a sample of the dataset: without the wire, reloads, --verif
     const reloaded = await seedMtgFast(connection, { dataDir: sample.dir });
     expect(reloaded).to.deep.include({ status: 'loaded', replaced: 'outdated' });
     expect(reloaded.marker.documents_version).to.equal(MTG_DOCUMENTS_VERSION);
-    expect(await countAll()).to.deep.equal(COUNTS);
+    expect(await countsIn(connection)).to.deep.equal(COUNTS);
   });
 
   it('clears and reloads what an interrupted load left (data without a marker)', async () => {
@@ -221,7 +212,7 @@ describe('seedMtg on a sample of the dataset: without the wire, reloads, --verif
     const repaired = await seedMtgFast(connection, { dataDir: sample.dir });
     expect(repaired.status).to.equal('loaded');
     expect(repaired.replaced).to.equal('partial');
-    expect(await countAll()).to.deep.equal(COUNTS);
+    expect(await countsIn(connection)).to.deep.equal(COUNTS);
     expect(await mtgDecklists(connection).findById(1).lean()).to.deep.include({ player: 'Elvengrillo' });
     expect(await datasetMarkers(connection).findById('mtg').lean()).to.deep.include({ as_of: '2026-08-08' });
     expect(await mtgDailyMatches(connection).find({ format: 'Modern' }).sort({ _id: 1 }).lean()).to.deep.equal(modernDays);
