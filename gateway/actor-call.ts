@@ -6,12 +6,12 @@
  * opaque internal error).
  */
 import type { ActorClient } from '../actors/runtime/client.js';
-import { RuntimeError } from '../actors/runtime/client.js';
+import { RuntimeError } from '../actors/runtime/runtime-error.js';
 import type { ActorMessage, AnyKind } from '../actors/runtime/contract.js';
 import { ActorRef } from '../queues/envelope.js';
 import { hop } from '../queues/hop-trace.js';
 import type { ReplyEvent } from '../queues/reply-stream.js';
-import { BROKER_RESET_CODE } from './broker-reset.js';
+import { BROKER_RESET_CODE } from './broker-reset-code.js';
 import { OUTAGE_CODES, OUTAGE_RETRY_AFTER_SECONDS } from './dependency-outage.js';
 import { ApiError } from './error-response.js';
 import type { UserLimits } from './limits.js';

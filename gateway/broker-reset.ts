@@ -13,8 +13,8 @@ import { bindRedisPrefix } from '../queues/deployment-binding.js';
 import type { RedisNames } from '../queues/keys.js';
 import type { ReplyEvent } from '../queues/reply-stream.js';
 import type { BrokerResetAnswer } from './reset-aware-client.js';
+import { BROKER_RESET_CODE } from './broker-reset-code.js';
 
-export const BROKER_RESET_CODE = 'broker_reset';
 
 export const BROKER_RESET = Object.freeze({
   code: BROKER_RESET_CODE,

@@ -17,7 +17,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { ActorId } from '../queues/envelope.js';
 import type { ActorClient } from '../actors/runtime/client.js';
-import { RuntimeError } from '../actors/runtime/client.js';
+import { RuntimeError } from '../actors/runtime/runtime-error.js';
 import {
   RequestError,
   type ActorKind,

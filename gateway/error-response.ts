@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Middleware } from 'koa';
-import { BROKER_RESET_CODE } from './broker-reset.js';
+import { BROKER_RESET_CODE } from './broker-reset-code.js';
 import { dependencyOutageOf, OUTAGE_CODES } from './dependency-outage.js';
 import type { GatewayState } from './state.js';
 

@@ -74,12 +74,13 @@ const SSE_KEEPALIVE_MS = 15_000;
 
 export async function runMcp(config: McpCommandConfig, stderr: Output = process.stderr): Promise<number> {
   // Loaded here, so that `troupe mcp --help` and option errors stay quick.
-  const [{ kinds }, { mcpCatalogue }, { GatewayRelay, buildRelayServer }] = await Promise.all([
-    import('../actors/index.js'),
+  // The kinds' contracts alone: listing the tools loads no handler (see actors/mcp-surfaces.ts).
+  const [{ mcpSurfaces }, { mcpCatalogue }, { GatewayRelay, buildRelayServer }] = await Promise.all([
+    import('../actors/mcp-surfaces.js'),
     import('../gateway/mcp/server.js'),
     import('../gateway/mcp/relay.js'),
   ]);
-  const catalogue = mcpCatalogue(kinds);
+  const catalogue = mcpCatalogue(mcpSurfaces);
   const relay = new GatewayRelay({ apiUrl: config.apiUrl, apiKey: config.apiKey });
   const say = (line: string) => stderr.write(`troupe mcp: ${line}\n`);
   const target = `tools run on the troupe gateway at ${relay.endpoint} (${config.apiKey ? 'with the API key of TROUPE_API_KEY' : 'no API key: set TROUPE_API_KEY'})`;

@@ -20,18 +20,7 @@ import type { AnyKind } from './contract.js';
 import type { FeedData } from './turn.js';
 import { Batches, type BatchProgress, type BatchResults } from './batches.js';
 import { liveWorkers } from './workers.js';
-
-/** A refusal the gateway turns into an HTTP status / MCP tool error. */
-export class RuntimeError extends Error {
-  constructor(
-    readonly code: 'not_found' | 'bad_request' | 'conflict',
-    message: string,
-    readonly details?: unknown,
-  ) {
-    super(message);
-    this.name = 'RuntimeError';
-  }
-}
+import { RuntimeError } from './runtime-error.js';
 
 export interface SendInput {
   actor: ActorRef;

@@ -319,3 +319,6 @@ export interface ServiceKind extends KindBase {
 }
 
 export type AnyKind = ActorKind<any> | ServiceKind; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** What a kind shows over MCP: its name, tools, resources and prompts (actors/mcp-surfaces.ts lists them without the handlers). */
+export type KindMcpSurface = Pick<KindBase, 'kind' | 'tools' | 'resources' | 'prompts'>;

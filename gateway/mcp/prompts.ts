@@ -5,10 +5,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { AnyKind, PromptContract } from '../../actors/runtime/contract.js';
+import type { KindMcpSurface, PromptContract } from '../../actors/runtime/contract.js';
 
 /** Collects every kind's prompts once, refusing undescribed or duplicate ones. */
-export function promptCatalogue(kinds: AnyKind[]): PromptContract[] {
+export function promptCatalogue(kinds: KindMcpSurface[]): PromptContract[] {
   const seen = new Set<string>();
   const prompts: PromptContract[] = [];
   for (const kind of kinds) {

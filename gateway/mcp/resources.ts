@@ -6,12 +6,12 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpError, ErrorCode, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { RequestError, type AnyKind, type Logger, type ResourceContract } from '../../actors/runtime/contract.js';
+import { RequestError, type KindMcpSurface, type Logger, type ResourceContract } from '../../actors/runtime/contract.js';
 import { callActor, type ActorCallDeps, type ActorFailure } from '../actor-call.js';
 import type { CallerOf } from './server.js';
-import { BROKER_RESET_CODE } from '../broker-reset.js';
+import { BROKER_RESET_CODE } from '../broker-reset-code.js';
 import { dependencyOutageOf, OUTAGE_CODES } from '../dependency-outage.js';
-import { failureText } from './tools.js';
+import { failureText, runningKind } from './tools.js';
 
 export type { ResourceContract } from '../../actors/runtime/contract.js';
 
@@ -19,12 +19,12 @@ export type { ResourceContract } from '../../actors/runtime/contract.js';
 const RESOURCE_NOT_FOUND = -32002;
 
 export interface CatalogueResource {
-  kind: AnyKind;
+  kind: KindMcpSurface;
   contract: ResourceContract;
 }
 
 /** Collects every kind's resources once, refusing undescribed or duplicate ones. */
-export function resourceCatalogue(kinds: AnyKind[]): CatalogueResource[] {
+export function resourceCatalogue(kinds: KindMcpSurface[]): CatalogueResource[] {
   const seen = new Set<string>();
   const resources: CatalogueResource[] = [];
   for (const kind of kinds) {
@@ -56,7 +56,7 @@ export function registerResources(server: McpServer, resources: CatalogueResourc
         const flat = Object.fromEntries(Object.entries(Variables.parse(variables)).map(([k, v]) => [k, Array.isArray(v) ? (v[0] ?? '') : v]));
         let answer;
         try {
-          answer = await callActor(deps, { user, kind, message: contract.toMessage(flat, { userId: user.id }), signal: extra.signal });
+          answer = await callActor(deps, { user, kind: runningKind(deps, kind), message: contract.toMessage(flat, { userId: user.id }), signal: extra.signal });
         } catch (thrown) {
           // A URI the contract refuses (e.g. a malformed id) is the client's mistake: say what is wrong.
           if (thrown instanceof RequestError) throw resourceError({ code: thrown.code, message: thrown.message, details: thrown.details ?? {} });

@@ -7,7 +7,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import packageJson from '../../package.json' with { type: 'json' };
-import type { AnyKind, Logger } from '../../actors/runtime/contract.js';
+import type { KindMcpSurface, Logger } from '../../actors/runtime/contract.js';
 import type { McpUser } from '../actor-call.js';
 import type { PromptContract } from '../../actors/runtime/contract.js';
 import { promptCatalogue, registerPrompts } from './prompts.js';
@@ -27,7 +27,7 @@ export interface McpCatalogue {
   prompts: PromptContract[];
 }
 
-export function mcpCatalogue(kinds: AnyKind[]): McpCatalogue {
+export function mcpCatalogue(kinds: KindMcpSurface[]): McpCatalogue {
   return { tools: toolCatalogue(kinds), resources: resourceCatalogue(kinds), prompts: promptCatalogue(kinds) };
 }
 

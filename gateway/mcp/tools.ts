@@ -7,8 +7,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { RuntimeError, type ActorClient } from '../../actors/runtime/client.js';
-import { RequestError, type AnyKind, type Logger, type ToolContract } from '../../actors/runtime/contract.js';
+import type { ActorClient } from '../../actors/runtime/client.js';
+import { RuntimeError } from '../../actors/runtime/runtime-error.js';
+import { RequestError, type AnyKind, type KindMcpSurface, type Logger, type ToolContract } from '../../actors/runtime/contract.js';
 import { dependencyOutageOf } from '../dependency-outage.js';
 import { ApiError } from '../error-response.js';
 import { callActor, type ActorCallDeps, type ActorFailure, type McpUser } from '../actor-call.js';
@@ -20,15 +21,25 @@ const TOOL_NAME = /^[A-Za-z0-9_](?:[A-Za-z0-9._-]{0,126}[A-Za-z0-9_])?$/;
 
 /** A tool contract with its kind and its compiled schemas. */
 export interface CatalogueTool {
-  kind: AnyKind;
+  kind: KindMcpSurface;
   contract: ToolContract;
   /** Strict: an unknown argument is an error the caller sees, not something silently dropped. */
   input: z.ZodObject<z.ZodRawShape>;
   output?: z.ZodObject<z.ZodRawShape>;
 }
 
+/**
+ * The running kind behind a catalogue entry: the catalogue holds only what MCP lists (built from the
+ * kinds' contracts alone by `troupe mcp`), the gateway's client holds the kinds it runs.
+ */
+export function runningKind(deps: Pick<ActorCallDeps, 'client'>, surface: KindMcpSurface): AnyKind {
+  const kind = deps.client.kind(surface.kind);
+  if (!kind) throw new Error(`the MCP catalogue names the kind ${surface.kind}, which this process does not run`);
+  return kind;
+}
+
 /** Collects every kind's tools once (at start-up), refusing nameless, undescribed or duplicate tools. */
-export function toolCatalogue(kinds: AnyKind[]): CatalogueTool[] {
+export function toolCatalogue(kinds: KindMcpSurface[]): CatalogueTool[] {
   const seen = new Map<string, string>();
   const tools: CatalogueTool[] = [];
   for (const kind of kinds) {
@@ -88,7 +99,7 @@ export function registerTools(server: McpServer, tools: CatalogueTool[], deps: T
         const progress = progressReporter(extra);
         try {
           const message = contract.toMessage(args, { userId: user.id, name: user.name });
-          const answer = await callActor(deps, { user, kind: tool.kind, message, signal: extra.signal, onEvent: (e) => progress.report(e) });
+          const answer = await callActor(deps, { user, kind: runningKind(deps, tool.kind), message, signal: extra.signal, onEvent: (e) => progress.report(e) });
           await progress.flush();
           if (!answer.ok) return failureResult(answer.failure);
           const data = contract.follow ? await followAnswer(deps, user, contract.follow, answer.data, extra.signal) : answer.data;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { z } from 'zod';
-import type { AnyKind, ToolContract } from '../../actors/runtime/contract.js';
+import type { AnyKind, KindMcpSurface, ToolContract } from '../../actors/runtime/contract.js';
 import { failureText, toolCatalogue } from '../../gateway/mcp/tools.js';
 import { counterKind, testKinds } from '../support/test-kinds.js';
 
@@ -35,5 +35,21 @@ describe('MCP tool catalogue (gateway/mcp/tools.ts)', () => {
       'Rate limited: at most 1 counter messages per 60 s per user. Retry after 42 seconds.',
     );
     expect(failureText({ code: 'not_found', message: 'game g1 not found', details: {} })).to.equal('game g1 not found (not_found)');
+  });
+});
+
+describe('MCP surfaces of the kinds (actors/mcp-surfaces.ts, what `troupe mcp` lists)', () => {
+  it('are exactly the tools, resources and prompts of the kinds the gateway runs, in the same order', async () => {
+    const [{ kinds }, { mcpSurfaces }] = await Promise.all([import('../../actors/index.js'), import('../../actors/mcp-surfaces.js')]);
+    const surfaceOf = (kind: KindMcpSurface) => ({ kind: kind.kind, tools: kind.tools ?? [], resources: kind.resources ?? [], prompts: kind.prompts ?? [] });
+    const shown = kinds.map(surfaceOf).filter((s) => s.tools.length + s.resources.length + s.prompts.length > 0);
+    expect(mcpSurfaces.map((s) => s.kind)).to.deep.equal(shown.map((s) => s.kind));
+    // The same contract objects, not look-alikes.
+    mcpSurfaces.map(surfaceOf).forEach((surface, i) => {
+      for (const part of ['tools', 'resources', 'prompts'] as const) {
+        expect(surface[part].length, `${surface.kind} ${part}`).to.equal(shown[i][part].length);
+        surface[part].forEach((contract, j) => expect(contract, `${surface.kind} ${part}[${j}]`).to.equal(shown[i][part][j]));
+      }
+    });
   });
 });
