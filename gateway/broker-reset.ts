@@ -15,7 +15,6 @@ import type { ReplyEvent } from '../queues/reply-stream.js';
 import type { BrokerResetAnswer } from './reset-aware-client.js';
 import { BROKER_RESET_CODE } from './broker-reset-code.js';
 
-
 export const BROKER_RESET = Object.freeze({
   code: BROKER_RESET_CODE,
   message:
