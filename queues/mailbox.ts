@@ -97,18 +97,25 @@ redis.call('ZREM', KEYS[2], ARGV[1])
 return 1`;
 
 /**
- * KEYS: mailbox, drainer key, awaiting-drain set, reply-owner key; ARGV: message id, envelope JSON, actor
- * key, actor id, now (ms), reply owner ('' none), reply-owner ttl (s). {entry id, 1 if a drain job is
- * needed}. The reply's owner is recorded first, so whoever may read the reply stream is known before it
- * has an entry. An actor that needs a job is noted as awaiting a drain in the same step, so a poster that
- * dies before adding the job leaves a mailbox recovery finds.
+ * KEYS: mailbox, drainer key, awaiting-drain set, reply-owner key, the message's applied marker; ARGV:
+ * message id, envelope JSON, actor key, actor id, now (ms), reply owner ('' none), reply-owner ttl (s).
+ * {entry id, 1 if a drain job is needed}. The reply's owner is recorded first, so whoever may read the
+ * reply stream is known before it has an entry. An actor that needs a job is noted as awaiting a drain in
+ * the same step, so a poster that dies before adding the job leaves a mailbox recovery finds.
+ * A drain is woken with the actor's key; when the new entry is all its mailbox holds and the message was
+ * never applied, the wake-up carries the entry too (see DrainWakeups), so a lingering drain starts the
+ * turn without reading the mailbox.
  */
 const POST = `
 if ARGV[6] ~= '' then redis.call('SET', KEYS[4], ARGV[6], 'EX', ARGV[7]) end
 local id = redis.call('XADD', KEYS[1], '*', 'id', ARGV[1], 'env', ARGV[2])
 local wake = redis.call('GET', KEYS[2])
 if wake then
-  redis.call('PUBLISH', wake, ARGV[3])
+  if redis.call('XLEN', KEYS[1]) == 1 and redis.call('EXISTS', KEYS[5]) == 0 then
+    redis.call('PUBLISH', wake, ARGV[3] .. '\\n' .. id .. '\\n' .. ARGV[2])
+  else
+    redis.call('PUBLISH', wake, ARGV[3])
+  end
   return {id, 0}
 end
 redis.call('ZADD', KEYS[3], 'NX', ARGV[5], ARGV[4])
@@ -146,6 +153,7 @@ interface MailboxCommands {
     drainer: string,
     awaiting: string,
     replyOwner: string,
+    applied: string,
     messageId: string,
     env: string,
     actorKey: string,
@@ -197,7 +205,7 @@ export class Mailboxes {
     redis.defineCommand('troupeMailboxFinish', { numberOfKeys: 6, lua: FINISH });
     redis.defineCommand('troupeMailboxLeave', { numberOfKeys: 3, lua: LEAVE });
     redis.defineCommand('troupeMailboxAbandon', { numberOfKeys: 3, lua: ABANDON });
-    redis.defineCommand('troupeMailboxPost', { numberOfKeys: 4, lua: POST });
+    redis.defineCommand('troupeMailboxPost', { numberOfKeys: 5, lua: POST });
     redis.defineCommand('troupeMailboxForgetIfEmpty', { numberOfKeys: 2, lua: FORGET_IF_EMPTY });
     this.commands = redis as RedisClient & MailboxCommands;
     this.cluster = isCluster(redis);
@@ -226,6 +234,7 @@ export class Mailboxes {
       this.names.drainer(actor),
       this.names.awaitingDrainOf(actor),
       replyOwner ? this.names.replyOwner(env.messageId) : this.names.mailbox(actor),
+      this.names.applied(actor, env.messageId),
       env.messageId,
       JSON.stringify(env),
       refKey(actor),

@@ -21,7 +21,7 @@ import type { RedisClient } from '../../queues/redis-client.js';
 import { Envelope, refKey, type ActorRef } from '../../queues/envelope.js';
 import type { RedisNames } from '../../queues/keys.js';
 import type { MailboxEntry, Mailboxes, Wakeable } from '../../queues/mailbox.js';
-import type { DrainWakeups } from '../../queues/drain-wakeups.js';
+import { entryAfter, type DrainWakeups } from '../../queues/drain-wakeups.js';
 import { NO_TURN_APPLIED, type ActorRecord, type ActorStore, type OutboxItem, type StoredEvent } from '../../models/actor-record.js';
 import type { TurnCancels } from '../../queues/turn-cancels.js';
 import type { ActorKind, ActorResources, Logger } from './contract.js';
@@ -160,7 +160,14 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
       // the answer: wait a moment for it (a post wakes us) rather than leave and need a new job.
       // Not woken: nothing was posted meanwhile that saw this drain, and leaving reads the mailbox in
       // the same step, so a message that did not wake it is still found.
-      if (wakeable && linger!.ms > 0 && !stop() && linger!.allowed() && (await linger!.wakeups.wait(_id, linger!.ms, readAt, deps.stopping))) {
+      const woken = wakeable && linger!.ms > 0 && !stop() && linger!.allowed() ? await linger!.wakeups.wait(_id, linger!.ms, readAt, deps.stopping) : undefined;
+      if (woken) {
+        // The post's entry, when the wake-up carried it: the turn starts without reading the mailbox.
+        const carried = entryAfter(woken, appliedSeq);
+        if (carried) {
+          entries = [carried];
+          continue;
+        }
         readAt = performance.now();
         entries = await mailboxes.next(ref, batchSize, wakeable);
         if (entries.length > 0) continue;
