@@ -13,8 +13,12 @@ export interface StoredEvent {
 export type OutboxItem =
   /** `notify`: the pub/sub channel told of the new entries (the waiting gateway's). */
   | { kind: 'publish'; stream: string; events: StoredEvent[]; notify?: string }
-  /** Remembers a message as applied, with its final events, so a duplicate is answered, not applied. */
-  | { kind: 'applied'; messageId: string; events: StoredEvent[] }
+  /**
+   * Remembers a message as applied, with its final events, so a duplicate is answered, not applied.
+   * Without `events`, they are those the outbox publishes to the message's reply stream: a reply is
+   * stored once in the record, not twice.
+   */
+  | { kind: 'applied'; messageId: string; events?: StoredEvent[] }
   | { kind: 'send'; envelope: Record<string, unknown> }
   | { kind: 'schedule'; envelope: Record<string, unknown>; delayMs: number }
   | { kind: 'release'; lease: { key: string; id: string } }

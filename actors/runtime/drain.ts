@@ -27,7 +27,7 @@ import type { TurnCancels } from '../../queues/turn-cancels.js';
 import type { ActorKind, ActorResources, Logger } from './contract.js';
 import { UNOBSERVED, type RuntimeObserver } from './observer.js';
 import { cancelledEvent, errorEvent, runTurn, TurnAborted, type TurnOutcome } from './turn.js';
-import { APPLIED_TTL_SECONDS, type Effects } from './effects.js';
+import { APPLIED_TTL_SECONDS, storedOutbox, type Effects } from './effects.js';
 import type { Resident, ResidentActors } from './residents.js';
 import { STORE_CALL_TIMEOUT_MS, StoreOutage, StoreUnavailable } from './store-outage.js';
 import { noticesOf, OutageNotices } from './outage-notices.js';
@@ -244,7 +244,7 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
       if (env.lease) outbox.push({ kind: 'release', lease: env.lease });
       if (env.batchId) outbox.push(batchItem(env, final));
     }
-    const set: Partial<ActorRecord> & { appliedSeq: string } = { appliedSeq: entry.entryId, outbox, updatedAt: new Date() };
+    const set: Partial<ActorRecord> & { appliedSeq: string } = { appliedSeq: entry.entryId, outbox: storedOutbox(outbox, deps.names), updatedAt: new Date() };
     if (next !== undefined) set.state = next;
     if (ownerId !== undefined) set.ownerId = ownerId;
     const committed = await storeCall(async () => {
@@ -282,7 +282,7 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
       actor: ref,
       entryId: entry.entryId,
       reply: publishReply && { stream: publishReply.stream, events: tail.length ? [...tail, ...publishReply.events] : publishReply.events, notify: publishReply.notify },
-      applied: applied && { messageId: applied.messageId, events: applied.events, ttlSeconds: APPLIED_TTL_SECONDS },
+      applied: applied && { messageId: applied.messageId, events: final, ttlSeconds: APPLIED_TTL_SECONDS },
       lease: release?.lease,
       outboxDone: others.length === 0 && outbox.length > 0 ? { ttlSeconds: OUTBOX_MARK_TTL_SECONDS } : false,
       next: entries.length === 0 ? batchSize : 0,

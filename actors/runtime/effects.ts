@@ -4,7 +4,7 @@ import type { RedisClient } from '../../queues/redis-client.js';
 import { Envelope, type ActorRef } from '../../queues/envelope.js';
 import type { Mailboxes } from '../../queues/mailbox.js';
 import { publishAll } from '../../queues/reply-stream.js';
-import type { OutboxItem } from '../../models/actor-record.js';
+import type { OutboxItem, StoredEvent } from '../../models/actor-record.js';
 import type { Batches } from './batches.js';
 import type { RedisNames } from '../../queues/keys.js';
 
@@ -67,10 +67,10 @@ export class Effects {
    * `actor`: whose turn it was (its applied markers live in its partition).
    */
   async perform(items: OutboxItem[], actor?: ActorRef): Promise<void> {
-    await Promise.all(items.map((item) => this.performOne(item, actor)));
+    await Promise.all(items.map((item) => this.performOne(item, items, actor)));
   }
 
-  private async performOne(item: OutboxItem, actor: ActorRef | undefined): Promise<void> {
+  private async performOne(item: OutboxItem, items: OutboxItem[], actor: ActorRef | undefined): Promise<void> {
     switch (item.kind) {
       case 'publish':
         await publishAll(this.redis, item.stream, item.events, item.notify);
@@ -83,10 +83,13 @@ export class Effects {
         await this.scheduleQueue.add('deliver', env, { delay: item.delayMs, jobId: env.messageId, removeOnComplete: true, removeOnFail: 1000 });
         return;
       }
-      case 'applied':
+      case 'applied': {
         if (!actor) throw new Error(`applied marker of ${item.messageId} performed outside its actor's turn`);
-        await this.redis.set(this.names.applied(actor, item.messageId), JSON.stringify(item.events), 'EX', APPLIED_TTL_SECONDS);
+        const events = item.events ?? publishedReply(items, this.names.replies(item.messageId));
+        if (!events) throw new Error(`applied marker of ${item.messageId} has no events and its outbox publishes no reply for it`);
+        await this.redis.set(this.names.applied(actor, item.messageId), JSON.stringify(events), 'EX', APPLIED_TTL_SECONDS);
         return;
+      }
       case 'release':
         await this.redis.zrem(item.lease.key, item.lease.id);
         return;
@@ -95,4 +98,20 @@ export class Effects {
         return;
     }
   }
+}
+
+/** The events an outbox publishes to `replyStream`: a stored applied marker's own events (see OutboxItem). */
+export function publishedReply(items: OutboxItem[], replyStream: string): StoredEvent[] | undefined {
+  for (const item of items) if (item.kind === 'publish' && item.stream === replyStream) return item.events;
+  return undefined;
+}
+
+/**
+ * The outbox as a commit stores it: an applied marker whose events are the reply the outbox publishes
+ * to the message's reply stream is stored without them (performed from the reply; see OutboxItem).
+ */
+export function storedOutbox(items: OutboxItem[], names: Pick<RedisNames, 'replies'>): OutboxItem[] {
+  return items.map((item) =>
+    item.kind === 'applied' && item.events !== undefined && publishedReply(items, names.replies(item.messageId)) === item.events ? { kind: 'applied', messageId: item.messageId } : item,
+  );
 }

@@ -128,6 +128,30 @@ describe('fencing of concurrent drains', function () {
     await Promise.all([fixture.redis.del(fixture.names.replies(messageId)), fixture.redis.del(fixture.names.mailbox(dup))]);
   });
 
+  it('stores a reply once per commit; a drain after a crash that cut the effects short remembers the message applied from it', async function () {
+    const actor = { kind: 'counter', id: `cut-short-${Date.now()}` };
+    const _id = `${actor.kind}:${actor.id}`;
+    const messageId = fixture.names.messageId(actor);
+    const env = envelope({ actor, messageId, ownerId: 'u1', type: 'add', payload: { n: 3 }, replyStream: fixture.names.replies(messageId) });
+    await fixture.mailboxes.post(env);
+    const kind = counterKind as ActorKind<unknown>;
+    expect(await drainActor(kind, actor, deps())).to.equal('drained');
+    const record = await actorRecords(fixture.conn).findOne({ _id }).lean();
+    const published = record!.outbox.find((i) => i.kind === 'publish');
+    expect(published, 'the reply is in the outbox').to.not.equal(undefined);
+    expect(record!.outbox.find((i) => i.kind === 'applied'), 'the applied marker does not store the reply again').to.deep.equal({ kind: 'applied', messageId });
+    const marker = await fixture.redis.get(fixture.names.applied(actor, messageId));
+    // A crash between the commit and its effects: the applied marker, the outbox marker and the mailbox delete never happened.
+    await fixture.redis.del(fixture.names.applied(actor, messageId), fixture.names.outboxDone(actor), fixture.names.replies(messageId));
+    await fixture.redis.xadd(fixture.names.mailbox(actor), '*', 'id', messageId, 'env', JSON.stringify(env));
+    expect(await drainActor(kind, actor, deps())).to.equal('drained');
+    expect(((await actorRecords(fixture.conn).findOne({ _id }).lean())!.state as CounterState).count, 'applied once').to.equal(3);
+    expect(await fixture.redis.get(fixture.names.applied(actor, messageId)), 'the marker made from the stored reply').to.equal(marker);
+    const replies = (await fixture.redis.xrange(fixture.names.replies(messageId), '-', '+')).map(([, f]) => f[1]);
+    expect(replies.filter((e) => e === 'reply'), 'the outbox published again, and the copy answered with the first reply').to.have.length(2);
+    await fixture.redis.del(fixture.names.replies(messageId), fixture.names.mailbox(actor));
+  });
+
   it('a copy posted as the gateway posts (message id beside the envelope) in the same batch is answered, not applied', async function () {
     const dup = { kind: 'counter', id: `dup-posted-${Date.now()}` };
     const messageId = fixture.names.messageId(dup);
