@@ -9,7 +9,6 @@ import type { ActorClient } from '../actors/runtime/client.js';
 import { RuntimeError } from '../actors/runtime/runtime-error.js';
 import type { ActorMessage, AnyKind } from '../actors/runtime/contract.js';
 import { ActorRef } from '../queues/envelope.js';
-import { hop } from '../queues/hop-trace.js';
 import type { ReplyEvent } from '../queues/reply-stream.js';
 import { BROKER_RESET_CODE } from './broker-reset-code.js';
 import { OUTAGE_CODES, OUTAGE_RETRY_AFTER_SECONDS } from './dependency-outage.js';
@@ -99,8 +98,8 @@ export async function postMessage(deps: ActorCallDeps, call: Omit<ActorCall, 'si
   const trace = deps.tracer?.start();
   try {
     deps.client.validate({ actor, type: message.type, payload: message.payload });
-    const sent = await deps.limits.enqueueAdmitted(user.id, kind, (lease) =>
-      deps.client.send({ actor, ownerId: user.id, type: message.type, payload: message.payload, lease, trace: trace && [...trace, hop('admitted')] }),
+    const sent = await deps.limits.enqueueAdmitted(user.id, kind, (admission) =>
+      deps.client.send({ actor, ownerId: user.id, type: message.type, payload: message.payload, admission, trace }),
       message.type,
     );
     return { ok: true, messageId: sent.messageId, replyStream: sent.replyStream };

@@ -15,7 +15,6 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { ActorId, ActorKindName, type ActorRef } from '../queues/envelope.js';
-import { hop } from '../queues/hop-trace.js';
 import type { ActorClient } from '../actors/runtime/client.js';
 import { RuntimeError } from '../actors/runtime/runtime-error.js';
 import type { AnyKind } from '../actors/runtime/contract.js';
@@ -121,8 +120,8 @@ export function createActorRouter(deps: ActorRoutesDeps): Router<GatewayState> {
       runtimeError(e);
     }
     const started = Date.now();
-    const sent = await limits.enqueueAdmitted(user.id, kind, (lease) =>
-      client.send({ actor, ownerId: user.id, type: body.type, payload: body.payload, idempotencyKey, timeoutMs: body.timeoutMs, lease, trace: trace && [...trace, hop('admitted')] }).catch(runtimeError),
+    const sent = await limits.enqueueAdmitted(user.id, kind, (admission) =>
+      client.send({ actor, ownerId: user.id, type: body.type, payload: body.payload, idempotencyKey, timeoutMs: body.timeoutMs, admission, trace }).catch(runtimeError),
       body.type,
     );
     ctx.set('X-Message-Id', sent.messageId);

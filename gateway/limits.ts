@@ -9,18 +9,22 @@
  *   ends; a lease whose holder crashed is dropped by the next admission once it has expired (that is
  *   the crash recovery, hence the TTL).
  *
- * Both are checked and taken by one Lua script (`ADMIT`): one round trip per message, atomic across
- * any number of gateway processes, and a refusal by either limit takes nothing from the other. A
- * user's limit keys share the user's hash tag, so on a Redis Cluster they sit in one slot.
+ * Both are checked and taken by one Lua function (queues/admission.ts): atomic across any number of
+ * gateway processes, and a refusal by either limit takes nothing from the other. A message's admission
+ * goes with its post (`enqueueAdmitted`): on one Redis server the post script checks the limits first,
+ * so admitting and posting are one round trip. A user's limit keys share the user's hash tag, so on a
+ * Redis Cluster they sit in one slot (and are checked just before the post, in a script of their own).
  *
- * Contract for callers: `admit()` before enqueueing; pass the lease with the message (SendInput.lease);
- * if the enqueue throws, or enqueues nothing (an idempotency-key duplicate), call `release(lease)` —
- * no turn will ever release it otherwise, and the slot would stay taken until the TTL. `enqueueAdmitted`
- * does exactly that.
+ * Contract for callers: hand the admission `enqueueAdmitted` gives to ActorClient.send, which takes it
+ * with the post; the message then carries its lease, which the worker releases when the turn ends. If
+ * the send throws after the limits were taken, or enqueues nothing (an idempotency-key duplicate), the
+ * lease is released here — no turn will ever release it otherwise, and the slot would stay taken until
+ * the TTL. `admit()` checks and takes the limits on their own (bulk work, a run's messages).
  */
 import { randomUUID } from 'node:crypto';
 import type { RedisClient } from '../queues/redis-client.js';
 import type { AnyKind } from '../actors/runtime/contract.js';
+import { admit, AdmissionRefused, defineAdmission, leaseOf, type Admission } from '../queues/admission.js';
 import type { Lease } from '../queues/envelope.js';
 import { DEFAULT_PREFIX } from '../queues/keys.js';
 import type { KindLimitOverrides, RateLimit } from './kind-limits.js';
@@ -58,61 +62,32 @@ export interface KindUsage {
   concurrent: { limit: number; inUse: number } | null;
 }
 
-export interface Admission {
-  /** Present when the kind has a concurrency cap: send it with the message, release it if nothing is enqueued. */
+export interface Admitted {
+  /** Present when the kind has a concurrency cap: release it if nothing is enqueued. */
   lease?: Lease;
+}
+
+export interface AdmitOptions {
+  /** false: check only the rate limit (bulk work holding no concurrency slot). */
+  holdLease?: boolean;
+  /** The message type: a kind's rate limit may count only some types. */
+  type?: string;
+  /** Rate-limit points this takes (a batch of sends takes one per send). */
+  points?: number;
+}
+
+/** What one admission takes, and what a refusal of it says. */
+interface AdmissionPlan {
+  admission: Admission;
+  cap: number | null;
+  rate: RateLimit | null;
+  noun: string;
 }
 
 export const DEFAULT_LEASE_TTL_MS = 10 * 60 * 1000;
 
-/**
- * KEYS[1] lease set, KEYS[2] rate counter (either may be unused: its ARGV says so).
- * ARGV: [1] lease id ('' = no cap), [2] cap, [3] lease ttl ms, [4] rate points per window (0 = no rate
- * limit), [5] window ms, [6] points this request takes.
- * Returns {1, lease expiry} when admitted; {0, 'concurrency', ms until the oldest lease expires} or
- * {0, 'rate', ms until the window ends} when refused, having taken nothing. Both checks come before
- * either write, so a refusal by one limit never holds a slot of the other. The Redis clock is used so
- * gateways with skewed clocks agree.
- */
-const ADMIT = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local leaseId, ttl = ARGV[1], tonumber(ARGV[3])
-local ratePoints, windowMs, points = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
-if leaseId ~= '' then
-  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-  if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
-    local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-    return {0, 'concurrency', tonumber(oldest[2]) - now}
-  end
-end
-if ratePoints > 0 then
-  local used = tonumber(redis.call('GET', KEYS[2]) or '0')
-  if used + points > ratePoints then
-    return {0, 'rate', math.max(redis.call('PTTL', KEYS[2]), 0)}
-  end
-end
-if leaseId ~= '' then
-  redis.call('ZADD', KEYS[1], now + ttl, leaseId)
-  -- the newest lease expires last: the set need not outlive it
-  redis.call('PEXPIRE', KEYS[1], ttl)
-end
-if ratePoints > 0 then
-  redis.call('INCRBY', KEYS[2], points)
-  -- the window starts with its first point (a counter left without an expiry gets one too)
-  if redis.call('PTTL', KEYS[2]) < 0 then redis.call('PEXPIRE', KEYS[2], windowMs) end
-end
-return {1, now + ttl}
-`;
-
-type AdmitAnswer = [1, number] | [0, 'concurrency' | 'rate', number];
-
-interface AdmitCommand {
-  troupeAdmit(leaseKey: string, rateKey: string, leaseId: string, cap: number, leaseTtlMs: number, ratePoints: number, windowMs: number, points: number): Promise<AdmitAnswer>;
-}
-
 export class UserLimits {
-  private readonly redis: RedisClient & AdmitCommand;
+  private readonly redis: RedisClient;
   private readonly defaults: { rate: RateLimit | null; concurrent: number | null };
   private readonly overrides: KindLimitOverrides;
   private readonly leaseTtlMs: number;
@@ -121,9 +96,8 @@ export class UserLimits {
   private readonly onRefusal: NonNullable<UserLimitsOptions['onRefusal']>;
 
   constructor(redis: RedisClient, options: UserLimitsOptions = {}) {
-    // defineCommand sends the script once and then calls it by SHA (reloading it after a Redis restart).
-    redis.defineCommand('troupeAdmit', { numberOfKeys: 2, lua: ADMIT });
-    this.redis = redis as RedisClient & AdmitCommand;
+    defineAdmission(redis);
+    this.redis = redis;
     this.defaults = { rate: options.defaults?.rate ?? null, concurrent: options.defaults?.concurrent ?? null };
     this.overrides = options.kinds ?? {};
     this.leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
@@ -155,18 +129,30 @@ export class UserLimits {
    * `too_many_concurrent` or `rate_limited` with `retryAfterSeconds` and a Retry-After header; on a
    * refusal nothing is held. `holdLease: false` checks only the rate limit (bulk work holding no slot).
    */
-  async admit(
-    userId: string,
-    kind: Pick<AnyKind, 'kind' | 'limits'>,
-    { holdLease = true, type, points = 1 }: { holdLease?: boolean; type?: string; points?: number } = {},
-  ): Promise<Admission> {
+  async admit(userId: string, kind: Pick<AnyKind, 'kind' | 'limits'>, options: AdmitOptions = {}): Promise<Admitted> {
+    const plan = this.plan(userId, kind, options);
+    if (!plan) return {};
+    try {
+      await admit(this.redis, plan.admission);
+    } catch (error) {
+      throw this.refusalOf(error, kind, plan);
+    }
+    const lease = leaseOf(plan.admission);
+    return lease ? { lease } : {};
+  }
+
+  /**
+   * What admitting one message takes, or undefined when the kind has no limit that applies. Throws the
+   * 429 at once for a request no window could ever admit (more points than the limit).
+   */
+  private plan(userId: string, kind: Pick<AnyKind, 'kind' | 'limits'>, { holdLease = true, type, points = 1 }: AdmitOptions): AdmissionPlan | undefined {
     const limits = this.limitsOf(kind);
     const counts = kind.limits?.rateCounts;
     // A message type the kind's rate limit does not count (a run's approvals) passes the rate limit.
     if (counts && type !== undefined && !counts.types.includes(type)) limits.rate = null;
     const cap = holdLease ? limits.concurrent : null;
     const rate = limits.rate;
-    if (cap === null && rate === null) return {};
+    if (cap === null && rate === null) return undefined;
     const noun = counts?.noun ?? 'messages';
     if (rate !== null && points > rate.points) {
       throw this.refused(kind.kind, 'rate', tooMany('rate_limited', `at most ${rate.points} ${kind.kind} ${noun} per ${rate.durationSeconds} s per user; this asks for ${points}`, rate.durationSeconds, {
@@ -176,26 +162,39 @@ export class UserLimits {
         requested: points,
       }));
     }
-    const lease = cap !== null ? { key: this.leaseKey(kind.kind, userId), id: randomUUID() } : undefined;
     // Unused keys are given as the used one: a script's keys must all hash to one slot on a cluster.
-    const leaseKey = lease?.key ?? this.rateKey(kind.kind, rate!, userId);
+    const leaseKey = cap !== null ? this.leaseKey(kind.kind, userId) : this.rateKey(kind.kind, rate!, userId);
     const rateKey = rate !== null ? this.rateKey(kind.kind, rate, userId) : leaseKey;
-    const answer = await this.redis.troupeAdmit(leaseKey, rateKey, lease?.id ?? '', cap ?? 0, this.leaseTtlMs, rate?.points ?? 0, (rate?.durationSeconds ?? 0) * 1000, points);
-    if (answer[0] === 1) return lease ? { lease } : {};
-    const [, limit, waitMs] = answer;
-    if (limit === 'concurrency') {
-      const untilOldestExpires = Math.max(1, Math.ceil(Number(waitMs) / 1000));
-      throw this.refused(kind.kind, 'concurrency', tooMany(
+    const admission: Admission = {
+      leaseKey,
+      rateKey,
+      leaseId: cap !== null ? randomUUID() : '',
+      cap: cap ?? 0,
+      leaseTtlMs: this.leaseTtlMs,
+      ratePoints: rate?.points ?? 0,
+      windowMs: (rate?.durationSeconds ?? 0) * 1000,
+      points,
+    };
+    return { admission, cap, rate, noun };
+  }
+
+  /** The 429 for a refused admission (anything else is passed on as it is). */
+  private refusalOf(error: unknown, kind: Pick<AnyKind, 'kind'>, plan: AdmissionPlan): unknown {
+    if (!(error instanceof AdmissionRefused)) return error;
+    const { cap, rate, noun } = plan;
+    if (error.limit === 'concurrency') {
+      const untilOldestExpires = Math.max(1, Math.ceil(error.waitMs / 1000));
+      return this.refused(kind.kind, 'concurrency', tooMany(
         'too_many_concurrent',
         `at most ${cap} ${kind.kind} turns may be queued or running at once per user; wait for one to finish`,
         Math.min(untilOldestExpires, this.concurrencyRetryAfterSeconds),
         { kind: kind.kind, limit: cap },
       ));
     }
-    throw this.refused(kind.kind, 'rate', tooMany(
+    return this.refused(kind.kind, 'rate', tooMany(
       'rate_limited',
       `at most ${rate!.points} ${kind.kind} ${noun} per ${rate!.durationSeconds} s per user`,
-      Math.max(1, Math.ceil(Number(waitMs) / 1000)),
+      Math.max(1, Math.ceil(error.waitMs / 1000)),
       { kind: kind.kind, limit: rate!.points, windowSeconds: rate!.durationSeconds },
     ));
   }
@@ -212,20 +211,23 @@ export class UserLimits {
   }
 
   /**
-   * admit -> enqueue(lease) -> release the lease if the enqueue threw or enqueued nothing (`duplicate`).
-   * The one place the "caller releases on a failed enqueue" contract is written out.
+   * enqueue(admission) -> 429 if the limits refused it -> release the lease if the enqueue threw after
+   * taking it or enqueued nothing (`duplicate`). `enqueue` hands the admission to ActorClient.send (it
+   * is undefined when no limit applies). The one place that contract is written out.
    */
   async enqueueAdmitted<T extends { duplicate?: boolean }>(
     userId: string,
     kind: Pick<AnyKind, 'kind' | 'limits'>,
-    enqueue: (lease: Lease | undefined) => Promise<T>,
+    enqueue: (admission: Admission | undefined) => Promise<T>,
     type?: string,
   ): Promise<T> {
-    const { lease } = await this.admit(userId, kind, { type });
+    const plan = this.plan(userId, kind, { type });
+    const lease = leaseOf(plan?.admission);
     let result: T;
     try {
-      result = await enqueue(lease);
+      result = await enqueue(plan?.admission);
     } catch (error) {
+      if (plan && error instanceof AdmissionRefused) throw this.refusalOf(error, kind, plan);
       if (lease) await this.release(lease);
       throw error;
     }

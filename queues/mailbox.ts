@@ -19,6 +19,7 @@
  * is released in the finishing script on one server and beside it on a cluster.
  */
 import { Queue } from 'bullmq';
+import { ADMIT_LUA, admitCall, admissionArgs, admissionKeys, AdmissionRefused, admit, defineAdmission, type Admission, type AdmissionAnswer } from './admission.js';
 import { refKey, type ActorRef, type Envelope, type Lease } from './envelope.js';
 import type { RedisNames } from './keys.js';
 import { isCluster, type RedisClient } from './redis-client.js';
@@ -122,6 +123,16 @@ redis.call('ZADD', KEYS[3], 'NX', ARGV[5], ARGV[4])
 return {id, 1}`;
 
 /**
+ * POST, after the sender's admission (queues/admission.ts) on one Redis server: KEYS as POST's, then the
+ * lease set and the rate counter; ARGV as POST's, then the admission's. A refusal returns its answer
+ * ({0, limit, ms}) and posts nothing.
+ */
+const POST_ADMITTED = `${ADMIT_LUA}
+local admitted = ${admitCall(6, 8)}
+if admitted[1] == 0 then return admitted end
+${POST}`;
+
+/**
  * KEYS: mailbox, reply stream, applied key, outbox-done key, drainer key, lease key (on one server only).
  * ARGV: [1] entry id, [2] next count (0: do not read), [3] applied-key prefix, [4] applied JSON ('' none),
  * [5] applied ttl, [6] mark outbox done (1/0), [7] outbox-done ttl, [8] reply maxlen, [9] reply ttl,
@@ -162,6 +173,7 @@ interface MailboxCommands {
     owner: string,
     ownerTtl: string,
   ): Promise<[string, number]>;
+  troupeMailboxPostAdmitted(...keysAndArgs: string[]): Promise<[string, number] | AdmissionAnswer>;
 }
 
 /** A drain that can be woken while it runs or lingers: its worker's wake channel and how long its drainer key lives. */
@@ -206,6 +218,8 @@ export class Mailboxes {
     redis.defineCommand('troupeMailboxLeave', { numberOfKeys: 3, lua: LEAVE });
     redis.defineCommand('troupeMailboxAbandon', { numberOfKeys: 3, lua: ABANDON });
     redis.defineCommand('troupeMailboxPost', { numberOfKeys: 5, lua: POST });
+    redis.defineCommand('troupeMailboxPostAdmitted', { numberOfKeys: 7, lua: POST_ADMITTED });
+    defineAdmission(redis);
     redis.defineCommand('troupeMailboxForgetIfEmpty', { numberOfKeys: 2, lua: FORGET_IF_EMPTY });
     this.commands = redis as RedisClient & MailboxCommands;
     this.cluster = isCluster(redis);
@@ -221,28 +235,34 @@ export class Mailboxes {
 
   /**
    * Appends the message; wakes the actor's running drain, or adds a drain job when there is none.
-   * `replyOwner`: who may read the message's reply stream, recorded in the same step.
+   * `replyOwner`: who may read the message's reply stream, recorded in the same step. `admission`: the
+   * sender's limits, taken first (in the same script on one server, just before it on a cluster);
+   * throws AdmissionRefused, having posted nothing, when they refuse.
    */
-  async post(env: Envelope, replyOwner?: { ownerId: string; ttlSeconds: number }): Promise<{ entryId: string; drainJobAdded: boolean }> {
+  async post(env: Envelope, replyOwner?: { ownerId: string; ttlSeconds: number }, admission?: Admission): Promise<{ entryId: string; drainJobAdded: boolean }> {
     const { actor } = env;
     // The turn's finishing script writes the reply stream beside the mailbox: both in one partition.
     if ((replyOwner || env.replyStream) && this.names.partitionOfMessage(env.messageId) !== this.names.partitionOf(actor)) {
       throw new Error(`message ${env.messageId} expects a reply but was not minted in the partition of ${refKey(actor)} (use RedisNames.messageId)`);
     }
-    const [entryId, needsJob] = await this.commands.troupeMailboxPost(
+    if (admission && this.cluster) await admit(this.redis, admission);
+    const keys = [
       this.names.mailbox(actor),
       this.names.drainer(actor),
       this.names.awaitingDrainOf(actor),
       replyOwner ? this.names.replyOwner(env.messageId) : this.names.mailbox(actor),
       this.names.applied(actor, env.messageId),
-      env.messageId,
-      JSON.stringify(env),
-      refKey(actor),
-      actor.id,
-      String(Date.now()),
-      replyOwner?.ownerId ?? '',
-      String(replyOwner?.ttlSeconds ?? 0),
-    );
+    ];
+    const args = [env.messageId, JSON.stringify(env), refKey(actor), actor.id, String(Date.now()), replyOwner?.ownerId ?? '', String(replyOwner?.ttlSeconds ?? 0)];
+    const answer =
+      admission && !this.cluster
+        ? await this.commands.troupeMailboxPostAdmitted(...keys, ...admissionKeys(admission), ...args, ...admissionArgs(admission))
+        : await this.commands.troupeMailboxPost(...(keys as [string, string, string, string, string]), ...(args as [string, string, string, string, string, string, string]));
+    if (typeof answer[0] === 'number') {
+      const [, limit, waitMs] = answer as Extract<AdmissionAnswer, [0, ...unknown[]]>;
+      throw new AdmissionRefused(limit, Number(waitMs));
+    }
+    const [entryId, needsJob] = answer as [string, number];
     if (needsJob === 1) await this.requestDrain(actor);
     return { entryId, drainJobAdded: needsJob === 1 };
   }

@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { createRedisClient, type RedisClient } from '../../queues/redis-client.js';
 import type { Connection, Model } from 'mongoose';
-import { envelope, refKey, type ActorRef, type Lease } from '../../queues/envelope.js';
+import { admit, defineAdmission, leaseOf, type Admission } from '../../queues/admission.js';
+import { envelope, refKey, type ActorRef } from '../../queues/envelope.js';
 import { hop, type Hop } from '../../queues/hop-trace.js';
 import { RedisNames } from '../../queues/keys.js';
 import { Mailboxes } from '../../queues/mailbox.js';
@@ -30,7 +31,11 @@ export interface SendInput {
   idempotencyKey?: string;
   /** Give up on the message if it has not started within this many ms. */
   timeoutMs?: number;
-  lease?: Lease;
+  /**
+   * The sender's limits (gateway/limits.ts), taken with the post: on one Redis server in the same
+   * script. A refusal throws AdmissionRefused and nothing is sent; an admitted message carries its lease.
+   */
+  admission?: Admission;
   batchId?: string;
   /** Hops stamped so far (TRACE_HOPS): the message carries them, adds 'posting', and the worker adds its own. */
   trace?: Hop[];
@@ -81,6 +86,7 @@ export class ActorClient {
     this.redis = createRedisClient(redisUrl, { maxRetriesPerRequest: 3, enableAutoPipelining: true });
     this.queueConnection = createRedisClient(redisUrl, { maxRetriesPerRequest: null });
     this.mailboxes = new Mailboxes(this.redis, this.queueConnection, names);
+    defineAdmission(this.redis);
     this.actors = actorRecords(mongo);
     this.batches = new Batches(mongo, this.redis, names);
     this.reader = new ReplyReader(redisUrl);
@@ -178,6 +184,10 @@ export class ActorClient {
 
   async send(input: SendInput): Promise<Sent> {
     const kind = this.validate(input);
+    // Taken with the post, unless something must be settled before it that the limits must not skip:
+    // an idempotency key is claimed before posting, and a service request is a BullMQ job of its own.
+    const admitFirst = input.admission !== undefined && (input.idempotencyKey !== undefined || !kind.stateful);
+    if (admitFirst) await admit(this.redis, input.admission!);
     if (input.idempotencyKey) {
       const first = await this.redis.get(this.names.idempotency(input.ownerId, input.idempotencyKey));
       if (first) return { messageId: first, replyStream: this.names.replies(first), duplicate: true };
@@ -210,12 +220,12 @@ export class ActorClient {
       idempotencyKey: input.idempotencyKey,
       replyStream: this.names.replies(messageId),
       deadline: input.timeoutMs ? Date.now() + input.timeoutMs : undefined,
-      lease: input.lease,
+      lease: leaseOf(input.admission),
       batchId: input.batchId,
       trace: input.trace && [...input.trace, hop('posting')],
     });
     const replyOwner = { ownerId: input.ownerId, ttlSeconds: REPLY_STREAM_TTL_SECONDS };
-    if (kind.stateful) await this.mailboxes.post(env, replyOwner);
+    if (kind.stateful) await this.mailboxes.post(env, replyOwner, admitFirst ? undefined : input.admission);
     else {
       // Same connection, same tick: the owner record and the job leave in one write, in order.
       const owner = this.redis.set(this.names.replyOwner(messageId), input.ownerId, 'EX', REPLY_STREAM_TTL_SECONDS);

@@ -8,6 +8,7 @@ import { createGatewayApp } from '../../gateway/app.js';
 import { ApiError } from '../../gateway/error-response.js';
 import { startHttpServer, type RunningHttpServer } from '../../gateway/http-server.js';
 import { UserLimits, type UserLimitsOptions } from '../../gateway/limits.js';
+import { admit, defineAdmission, type Admission } from '../../queues/admission.js';
 import type { GatewayState } from '../../gateway/state.js';
 import mongoose from 'mongoose';
 import { ActorClient } from '../../actors/runtime/client.js';
@@ -257,12 +258,19 @@ describe('UserLimits (rate limits and concurrency leases in Redis)', function ()
     await subject.enqueueAdmitted(user, capped, async () => ({ duplicate: true }));
     expect(await subject.leasesHeld(user, 'enqueue')).to.equal(0);
 
-    let passed: unknown;
-    await subject.enqueueAdmitted(user, capped, async (lease) => {
-      passed = lease;
+    // The send takes the admission with its post; a refusal there is the 429, with nothing held.
+    const redis = connection();
+    defineAdmission(redis);
+    let passed: Admission | undefined;
+    await subject.enqueueAdmitted(user, capped, async (admission) => {
+      passed = admission;
+      await admit(redis, admission!);
       return { duplicate: false };
     });
-    expect(passed).to.include({ key: subject.leaseKey('enqueue', user) });
+    expect(passed).to.include({ leaseKey: subject.leaseKey('enqueue', user), cap: 1 });
+    expect(await subject.leasesHeld(user, 'enqueue')).to.equal(1);
+    const refused = await refusal(subject.enqueueAdmitted(user, capped, async (admission) => (await admit(redis, admission!), { duplicate: false })));
+    expect(refused.code).to.equal('too_many_concurrent');
     expect(await subject.leasesHeld(user, 'enqueue')).to.equal(1);
   });
 
@@ -305,15 +313,24 @@ describe('UserLimits (rate limits and concurrency leases in Redis)', function ()
       const subject = limits({ kinds: { counter: { concurrent: 1 } } });
       const user = newUser();
       const actor = { kind: 'counter', id: `${keyPrefix}-lease` };
-      const sent = await subject.enqueueAdmitted(user, counterKind, (lease) =>
-        client.send({ actor, ownerId: user, type: 'add', payload: { n: 1 }, lease }),
+      // A turn held for a while, so the refusals below meet its lease however busy the machine.
+      const sent = await subject.enqueueAdmitted(user, counterKind, (admission) =>
+        client.send({ actor, ownerId: user, type: 'add', payload: { n: 1, sleepMs: 1_500 }, admission }),
       );
       expect((await refusal(subject.admit(user, counterKind))).code).to.equal('too_many_concurrent');
+      // Refused with the post (one round trip on one server): nothing is posted, nothing more is held.
+      const redis = connection();
+      const posted = await redis.xlen(client.names.mailbox(actor));
+      const again = await refusal(subject.enqueueAdmitted(user, counterKind, (admission) => client.send({ actor, ownerId: user, type: 'add', payload: { n: 1 }, admission })));
+      expect(again.code).to.equal('too_many_concurrent');
+      expect(await redis.xlen(client.names.mailbox(actor)), 'the refused message was not posted').to.equal(posted);
+      expect(posted).to.equal(1);
+      expect(await subject.leasesHeld(user, 'counter')).to.equal(1);
       const events = await client.reply(sent.replyStream, { idleTimeoutMs: 20_000 });
       expect(events.map((e) => e.event)).to.include('reply');
       await pollUntil(async () => (await subject.leasesHeld(user, 'counter')) === 0, { timeoutMs: 10_000, what: 'the worker to release the lease' });
-      const again = await subject.admit(user, counterKind);
-      await subject.release(again.lease!);
+      const next = await subject.admit(user, counterKind);
+      await subject.release(next.lease!);
     } finally {
       await workers.close();
       await client.close();
