@@ -1,5 +1,5 @@
 /**
- * Per-user limits per actor kind, checked at the gateway before anything is enqueued:
+ * Per-user limits per actor kind, decided at the gateway and taken as a message is enqueued:
  *
  * - a **rate limit**: POINTS messages per SECONDS, a fixed window. One counter per (kind, limit, user)
  *   that starts at the window's first message and expires with the window;
