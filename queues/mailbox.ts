@@ -19,7 +19,7 @@
  * is released in the finishing script on one server and beside it on a cluster.
  */
 import { Queue } from 'bullmq';
-import { ADMIT_LUA, admitCall, admissionArgs, admissionKeys, AdmissionRefused, admit, defineAdmission, type Admission, type AdmissionAnswer } from './admission.js';
+import { ADMIT_LUA, admitCall, admissionArgs, admissionKeys, admit, defineAdmission, settle, type Admission, type AdmissionAnswer } from './admission.js';
 import { refKey, type ActorRef, type Envelope, type Lease } from './envelope.js';
 import type { RedisNames } from './keys.js';
 import { isCluster, type RedisClient } from './redis-client.js';
@@ -159,20 +159,7 @@ interface MailboxCommands {
   troupeMailboxLeave(mailbox: string, drainer: string, awaiting: string, count: string, appliedPrefix: string, actorId: string): Promise<RawEntry[]>;
   troupeMailboxAbandon(mailbox: string, drainer: string, awaiting: string, actorId: string): Promise<number>;
   troupeMailboxForgetIfEmpty(mailbox: string, awaiting: string, actorId: string): Promise<number>;
-  troupeMailboxPost(
-    mailbox: string,
-    drainer: string,
-    awaiting: string,
-    replyOwner: string,
-    applied: string,
-    messageId: string,
-    env: string,
-    actorKey: string,
-    actorId: string,
-    now: string,
-    owner: string,
-    ownerTtl: string,
-  ): Promise<[string, number]>;
+  troupeMailboxPost(...keysAndArgs: string[]): Promise<[string, number]>;
   troupeMailboxPostAdmitted(...keysAndArgs: string[]): Promise<[string, number] | AdmissionAnswer>;
 }
 
@@ -257,11 +244,9 @@ export class Mailboxes {
     const answer =
       admission && !this.cluster
         ? await this.commands.troupeMailboxPostAdmitted(...keys, ...admissionKeys(admission), ...args, ...admissionArgs(admission))
-        : await this.commands.troupeMailboxPost(...(keys as [string, string, string, string, string]), ...(args as [string, string, string, string, string, string, string]));
-    if (typeof answer[0] === 'number') {
-      const [, limit, waitMs] = answer as Extract<AdmissionAnswer, [0, ...unknown[]]>;
-      throw new AdmissionRefused(limit, Number(waitMs));
-    }
+        : await this.commands.troupeMailboxPost(...keys, ...args);
+    // A refusal answers {0, limit, ms}; a post answers {entry id, …}.
+    if (typeof answer[0] === 'number') settle(answer as AdmissionAnswer);
     const [entryId, needsJob] = answer as [string, number];
     if (needsJob === 1) await this.requestDrain(actor);
     return { entryId, drainJobAdded: needsJob === 1 };
