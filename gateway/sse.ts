@@ -158,10 +158,10 @@ export async function streamEvents(
   const writer = (ctx as Context & { sse?: SseWriter }).sse;
   if (!writer) throw new ApiError(500, 'internal_server_error', 'the event stream could not be opened');
 
-  // Listen to the response's 'close', not the request's: Node 20 closes a request once its body is read.
-  const clientGone = new AbortController();
+  // One controller per stream (each costs allocations the GC feels under load): the client leaving or
+  // the caller's signal aborts it; `clientLeft` tells the two apart.
   const stop = new AbortController();
-  clientGone.signal.addEventListener('abort', () => stop.abort(STOPPED), { once: true });
+  let clientLeft = false;
   if (options.signal?.aborted) stop.abort(STOPPED);
   else options.signal?.addEventListener('abort', () => stop.abort(STOPPED), { once: true });
   const { res } = ctx;
@@ -187,9 +187,11 @@ export async function streamEvents(
   // Counted open until the response closes (a client that left already is never counted).
   const observer = res.closed ? undefined : (ctx.state as { eventStreams?: EventStreamObserver }).eventStreams;
   observer?.opened();
+  // Listen to the response's 'close', not the request's: Node 20 closes a request once its body is read.
   res.once('close', () => {
     observer?.closed();
-    clientGone.abort(CLIENT_GONE);
+    clientLeft = true;
+    stop.abort(CLIENT_GONE);
     if (!writer.writableFinished) writer.destroy();
   });
 
@@ -230,8 +232,8 @@ export async function streamEvents(
       if (dropped) return 'dropped';
       // Stopped by the caller (e.g. shutdown) with the client still there: end without a terminal event,
       // so an EventSource reconnects with Last-Event-ID (to this or another gateway) and loses nothing.
-      if (end === 'stopped' && !clientGone.signal.aborted) writer.sendEnd(':closing');
-      return clientGone.signal.aborted && end === 'stopped' ? 'disconnected' : end;
+      if (end === 'stopped' && !clientLeft) writer.sendEnd(':closing');
+      return clientLeft && end === 'stopped' ? 'disconnected' : end;
     })
     .finally(() => {
       clearInterval(heartbeat);
