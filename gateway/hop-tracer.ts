@@ -1,8 +1,9 @@
 /**
  * TRACE_HOPS: the gateway stamps each message it posts ('received' when the call reaches it, 'posting'
- * as the post script that takes the user's limits and appends the message is sent), the worker adds its hops, and when the `done` event comes
- * back the whole path is logged as one line of milliseconds since 'received'. For finding where a
- * round trip's time goes; off by default (it costs a log line per message).
+ * as the script that takes the user's limits and appends the message is sent), the worker adds its
+ * hops, and when the `done` event comes back the whole path is logged as one line of milliseconds since
+ * 'received'. For finding where a round trip's time goes; off by default (it costs a log line per
+ * message).
  */
 import type { Logger } from '../actors/runtime/contract.js';
 import { hop, hopOffsets, HopTrace, type Hop } from '../queues/hop-trace.js';
