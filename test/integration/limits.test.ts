@@ -16,6 +16,8 @@ import { startWorkers } from '../../actors/runtime/workers.js';
 import { startEmbeddedMongo } from '../../models/embedded/index.js';
 import { pollUntil } from '../support/async.js';
 import { counterKind } from '../support/test-kinds.js';
+import { testNames } from '../support/test-names.js';
+import { deleteRedisPrefix } from '../support/redis-prefix.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -306,9 +308,11 @@ describe('UserLimits (rate limits and concurrency leases in Redis)', function ()
   it('gets its lease back from the runtime when the turn ends (the ZREM contract, end to end)', async () => {
     const mongo = await startEmbeddedMongo({ port: 0 });
     const conn = await mongoose.createConnection(mongo.uri, { dbName: 'limits_runtime_test' }).asPromise();
-    const client = new ActorClient(REDIS_URL, conn, [counterKind]);
+    // Its own key and queue names: another file's workers (on another MongoDB) never drain this actor.
+    const names = testNames(`${keyPrefix}-runtime`);
+    const client = new ActorClient(REDIS_URL, conn, [counterKind], names);
     const silent = { info() {}, warn() {}, error() {}, debug() {} };
-    const workers = await startWorkers({ redisUrl: REDIS_URL, mongo: conn, kinds: [counterKind], logger: silent });
+    const workers = await startWorkers({ redisUrl: REDIS_URL, mongo: conn, kinds: [counterKind], logger: silent, names });
     try {
       const subject = limits({ kinds: { counter: { concurrent: 1 } } });
       const user = newUser();
@@ -336,6 +340,7 @@ describe('UserLimits (rate limits and concurrency leases in Redis)', function ()
       await client.close();
       await conn.close();
       await mongo.stop();
+      await deleteRedisPrefix(names.prefix);
     }
   });
 });

@@ -28,6 +28,8 @@ import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/in
 import { pollUntil } from '../support/async.js';
 import { callToolWithProgress } from '../support/mcp-progress.js';
 import { counterKind, testKinds } from '../support/test-kinds.js';
+import { testNames } from '../support/test-names.js';
+import { deleteRedisPrefix } from '../support/redis-prefix.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const logger = pino({ level: 'silent' });
@@ -53,6 +55,8 @@ describe('MCP gateway (streamable HTTP + legacy SSE) through the official SDK cl
   let b: Gateway;
   const run = `mcp${Date.now()}`;
   const limitPrefix = `troupe-test-${run}`;
+  // Its own key and queue names: another file's workers (on another MongoDB) never drain these actors.
+  const names = testNames(`test-mcp-${process.pid}`);
   let alice: { id: string; key: string };
   let bob: { id: string; key: string };
   let fuzzer: { id: string; key: string };
@@ -105,8 +109,8 @@ describe('MCP gateway (streamable HTTP + legacy SSE) through the official SDK cl
   before(async function () {
     mongo = await startEmbeddedMongo({ port: 0 });
     conn = await mongoose.createConnection(mongo.uri, { dbName: 'mcp_test' }).asPromise();
-    client = new ActorClient(REDIS_URL, conn, testKinds);
-    workers = await startWorkers({ redisUrl: REDIS_URL, mongo: conn, kinds: testKinds, logger });
+    client = new ActorClient(REDIS_URL, conn, testKinds, names);
+    workers = await startWorkers({ redisUrl: REDIS_URL, mongo: conn, kinds: testKinds, logger, names });
     users = await UserDirectory.open(conn);
     const created = async (name: string) => {
       const { user, key } = await users.createUser(`${name}-${run}`);
@@ -124,13 +128,10 @@ describe('MCP gateway (streamable HTTP + legacy SSE) through the official SDK cl
     for (const gateway of [...gateways]) await stopGateway(gateway);
     await workers?.close();
     await client?.close();
-    // Redis keys of this run: limits, mailboxes of its counters, and the reply streams of its users.
-    const owners = new Set([alice?.id, bob?.id, fuzzer?.id]);
-    const doomed = [...(await redis.keys(`${limitPrefix}:*`)), ...(await redis.keys(`troupe:mailbox:{*}:counter:${run}-*`))];
-    for (const ownerKey of await redis.keys('troupe:reply-owner:*')) {
-      if (owners.has((await redis.get(ownerKey)) ?? '')) doomed.push(ownerKey, ownerKey.replace(':reply-owner:', ':replies:'));
-    }
-    if (doomed.length > 0) await redis.del(...doomed);
+    // Redis keys of this run: its limits, and everything under its own prefix.
+    const limitKeys = await redis.keys(`${limitPrefix}:*`);
+    if (limitKeys.length > 0) await redis.del(...limitKeys);
+    await deleteRedisPrefix(names.prefix);
     redis?.disconnect();
     await conn?.close();
     await mongo?.stop();

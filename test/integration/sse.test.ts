@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { createRedisClient, deleteMatchingKeys } from '../../queues/redis-client.js';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
@@ -18,6 +17,8 @@ import type { ReplyEvent } from '../../queues/reply-stream.js';
 import { deferred, withDeadline } from '../support/async.js';
 import { openSse, readEvents, type SseItem } from '../support/sse-client.js';
 import { testKinds } from '../support/test-kinds.js';
+import { testNames } from '../support/test-names.js';
+import { deleteRedisPrefix } from '../support/redis-prefix.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const logger = pino({ level: 'silent' });
@@ -45,13 +46,14 @@ describe('SSE writer (gateway/sse.ts) end to end: real Redis, workers, Koa, even
   const observed = new Map<string, Observed>();
   const stoppers = new Map<string, AbortController>();
   const run = `sse${Date.now()}`;
-  const streamsUsed: string[] = [];
+  // Its own key and queue names: another file's workers (on another MongoDB) never drain these actors.
+  const names = testNames(`test-sse-${process.pid}`);
 
   before(async function () {
     mongo = await startEmbeddedMongo({ port: 0 });
     conn = await mongoose.createConnection(mongo.uri, { dbName: 'sse_test' }).asPromise();
-    client = new ActorClient(REDIS_URL, conn, testKinds);
-    workers = await startWorkers({ redisUrl: REDIS_URL, mongo: conn, kinds: testKinds, logger });
+    client = new ActorClient(REDIS_URL, conn, testKinds, names);
+    workers = await startWorkers({ redisUrl: REDIS_URL, mongo: conn, kinds: testKinds, logger, names });
 
     const router = new Router<GatewayState>();
     router.get('/replies/:messageId', async (ctx) => {
@@ -95,17 +97,11 @@ describe('SSE writer (gateway/sse.ts) end to end: real Redis, workers, Koa, even
     await client?.close();
     await conn?.close();
     await mongo?.stop();
-    // Reply streams this file created (the counter actors' records live in the throw-away Mongo).
-    const redis = createRedisClient(REDIS_URL);
-    await deleteMatchingKeys(redis, `troupe:mailbox:{*}:counter:${run}-*`);
-    // One key at a time: on a cluster the keys live in different slots.
-    await Promise.all([...streamsUsed, ...streamsUsed.map((s) => s.replace(':replies:', ':reply-owner:'))].map((key) => redis.unlink(key)));
-    redis.disconnect();
+    await deleteRedisPrefix(names.prefix);
   });
 
   async function echo(text: string) {
     const sent = await client.send({ actor: { kind: 'counter', id: `${run}-${randomUUID().slice(0, 8)}` }, ownerId: 'u1', type: 'echo', payload: { text } });
-    streamsUsed.push(sent.replyStream);
     return sent;
   }
 
