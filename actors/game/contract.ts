@@ -102,6 +102,7 @@ const viewOutput = {
   gameState: z.record(z.string(), z.unknown()).nullable(),
   gameOver: z.boolean(),
   result: z.record(z.string(), z.unknown()).nullable(),
+  moves: z.number().int(),
   events: z.array(z.string()),
   reasoning: z.string().optional(),
 };

@@ -74,6 +74,8 @@ export interface GameView {
   gameState: Observation | null;
   gameOver: boolean;
   result: SessionResult | null;
+  /** Moves played so far, every seat's: of two views of one game, the one with more moves is newer. */
+  moves: number;
   /** What happened during this call (the caller's moves, then the bots'), one line each. */
   events: string[];
   reasoning?: string;
@@ -291,6 +293,7 @@ export function viewFor(session: GameSession, userId: string, input: { message: 
     gameState: game && detail ? observe(game, seat, detail) : null,
     gameOver: session.status === 'over' || session.status === 'ended',
     result,
+    moves: session.moves,
     events: input.events ?? [],
     ...(input.reasoning !== undefined ? { reasoning: input.reasoning } : {}),
   };

@@ -1,7 +1,9 @@
 /**
  * The board's state as events arrive, a pure reducer: the latest GameView and the game log. The feed is
  * read from its start (so the log has the whole game), which replays old `view` events too; the
- * snapshot's feed position tells them apart, so the board never steps back to an older view.
+ * snapshot's feed position tells them apart. A move's answer and the feed travel separately, so the
+ * feed's view of an earlier move may arrive after the answer to a later one: a view with fewer moves
+ * than the one shown is older, and is never shown. So the board never steps back to an older view.
  */
 import type { GameUpdate, GameView } from './game-api.js';
 
@@ -39,6 +41,9 @@ export function compareFeedIds(a: string, b: string): number {
 
 const after = (id: string, mark: string | undefined) => mark === undefined || compareFeedIds(id, mark) > 0;
 
+/** True when `view` shows the game before the moves of the view on the board. */
+const behind = (state: BoardState, view: GameView) => state.view !== undefined && view.moves < state.view.moves;
+
 export function boardReducer(state: BoardState, action: BoardAction): BoardState {
   switch (action.type) {
     case 'snapshot':
@@ -53,15 +58,15 @@ export function boardReducer(state: BoardState, action: BoardAction): BoardState
         version: state.version + 1,
       };
     case 'view':
-      if (!after(action.id, state.snapshotId)) return state;
+      if (!after(action.id, state.snapshotId) || behind(state, action.view)) return state;
       return { ...state, view: action.view, lastFeedId: action.id, version: state.version + 1 };
     case 'done':
       return { ...state, lastFeedId: action.id };
     case 'answer':
-      if (state.lastFeedId !== action.sinceFeedId) return state;
+      if (state.lastFeedId !== action.sinceFeedId || behind(state, action.view)) return state;
       return { ...state, view: action.view, version: state.version + 1 };
     case 'observed':
-      if (state.view !== undefined && state.view.yourSeat !== null) return state;
+      if ((state.view !== undefined && state.view.yourSeat !== null) || behind(state, action.view)) return state;
       return { ...state, view: action.view, version: state.version + 1 };
   }
 }

@@ -101,6 +101,8 @@ export interface GameView {
   gameState: GameState | null;
   gameOver: boolean;
   result: GameResult | null;
+  /** Moves played so far: of two views of the game, the one with more moves is newer. */
+  moves: number;
   events: string[];
 }
 
