@@ -42,7 +42,7 @@ const Seats = z
   .describe('2-4 seats in turn order: "me" (you), "open" (someone joins later by game id) or "bot:NAME"; default ["me", "bot:bmu"]');
 const Detail = z.enum(['minimal', 'standard', 'full']);
 const MoveText = z.string().trim().min(1).max(2000).describe('One move ("buy Silver", "play_action Village", "2", "select 2") or a comma-chain applied all-or-nothing ("1, 2, 3")');
-const Reasoning = z.string().max(4000).describe('Why you chose this move (kept with the move in the game log)');
+const Reasoning = z.string().max(4000).describe('Why you chose this move (echoed in the answer, and kept with the move in your own view on the game\'s feed; never shown to the other players)');
 const PlayerName = z.string().min(1).max(100);
 
 const seatRequest = (seat: z.infer<typeof SeatText> | z.infer<typeof SeatObject>): SeatRequest =>

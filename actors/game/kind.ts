@@ -23,11 +23,16 @@ export interface GameActorState {
 
 const requestError = (e: SessionError) => new RequestError(e.code, e.message, e.details);
 
-/** Tells everyone following what happened, each seated person their own view, and ends the feed when the game is over. */
-function publishChange(session: GameSession, events: string[], ctx: TurnContext) {
+/**
+ * Tells everyone following what happened, each seated person their own view, and ends the feed when the
+ * game is over. A mover's reasoning stays with the move in their own view only: it may reveal their hand.
+ */
+function publishChange(session: GameSession, events: string[], ctx: TurnContext, mover?: { userId: string; reasoning: string }) {
   ctx.publish('update', { gameId: session.gameId, status: session.status, moves: session.moves, turn: session.game?.turn ?? 0, events });
   for (const seat of session.seats) {
-    if (seat.type === 'user') ctx.publish('view', viewFor(session, seat.userId, { message: 'The game changed', events }), { to: seat.userId });
+    if (seat.type !== 'user') continue;
+    const reasoning = mover?.userId === seat.userId ? mover.reasoning : undefined;
+    ctx.publish('view', viewFor(session, seat.userId, { message: 'The game changed', events, reasoning }), { to: seat.userId });
   }
   if (session.status === 'over' || session.status === 'ended') {
     ctx.publish('done', { gameId: session.gameId, status: session.status, result: viewFor(session, '', { message: '' }).result });
@@ -89,8 +94,7 @@ export const gameKind: ActorKind<GameActorState> = {
           const session = sessionOf(state, ctx.actor.id);
           const { move, reasoning } = message.payload as GameMessages['move'];
           const { events } = executeMove(session, userId, move);
-          if (reasoning !== undefined) session.log.push(`(reasoning) ${reasoning.slice(0, 500)}`);
-          publishChange(session, events, ctx);
+          publishChange(session, events, ctx, reasoning === undefined ? undefined : { userId, reasoning });
           ctx.reply(viewFor(session, userId, { message: session.status === 'over' ? 'Game over' : `Played: ${move}`, events, reasoning }));
           return { session };
         }

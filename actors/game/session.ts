@@ -22,14 +22,16 @@ import { applyCommand, describeEvent, limitOptions, optionsFor, responseFields, 
 
 /** Moves of bots in one call before giving up (a guard: bots always finish far sooner). */
 const BOT_MOVE_GUARD = 20_000;
-/** Lines of the game log kept in the session. */
-const LOG_LINES = 200;
 
 export type Seat = { type: 'user'; userId: string; name: string } | { type: 'bot'; bot: BotName } | { type: 'open' };
 export type SeatRequest = { type: 'me' } | { type: 'open' } | { type: 'bot'; bot: string };
 
 export type SessionStatus = 'waiting' | 'playing' | 'over' | 'ended';
 
+/**
+ * One game as its actor stores it. Its log is not here: the feed's `update` events hold every line of
+ * the game, so each move's commit stays the size of the game, not of its history.
+ */
 export interface GameSession {
   gameId: string;
   hostId: string;
@@ -40,8 +42,6 @@ export interface GameSession {
   game: GameState | null;
   /** Moves applied (people's and bots'). */
   moves: number;
-  /** The last LOG_LINES public event lines. */
-  log: string[];
   /** Set when the game was ended or resigned rather than played out. */
   ending: { by: string; reason: 'resigned' | 'ended' } | null;
   createdAt: number;
@@ -131,7 +131,6 @@ export function createSession(input: {
     options: { seed: input.seed, ...(input.kingdom !== undefined ? { kingdom: input.kingdom } : {}), ...(input.edition !== undefined ? { edition: input.edition } : {}) },
     game: null,
     moves: 0,
-    log: [],
     ending: null,
     createdAt: input.now,
   };
@@ -165,15 +164,11 @@ function startIfFull(session: GameSession): string[] {
   session.status = 'playing';
   // The engine announces each later turn as it starts; the first one is announced here.
   const lines = [`The game starts: ${session.seats.map((s, i) => `${playerLabel(i)} ${seatLabel(s)}`).join(', ')}`, `Turn 1: ${playerLabel(created.state.current)}`];
-  session.log.push(...lines);
   return [...lines, ...runBots(session)];
 }
 
-function record(session: GameSession, events: GameEvent[]): string[] {
-  const lines = events.map(describeEvent);
-  session.log.push(...lines);
-  if (session.log.length > LOG_LINES) session.log.splice(0, session.log.length - LOG_LINES);
-  return lines;
+function record(events: GameEvent[]): string[] {
+  return events.map(describeEvent);
 }
 
 /** Bot seats move until a person must decide or the game is over. */
@@ -188,7 +183,7 @@ function runBots(session: GameSession): string[] {
     if (!applied.ok) throw new Error(`bot ${seat.bot} made an illegal move: ${applied.error.message}`);
     session.game = applied.state;
     session.moves += 1;
-    lines.push(...record(session, applied.events));
+    lines.push(...record(applied.events));
   }
   if (session.game && playerToMove(session.game) === null) session.status = 'over';
   return lines;
@@ -205,7 +200,7 @@ export function executeMove(session: GameSession, userId: string, text: string):
   if (!result.ok) throw moveFailure(result.error, session.game!, seat);
   session.game = result.state;
   session.moves += result.moves.length;
-  const mine = record(session, result.events);
+  const mine = record(result.events);
   return { events: [...mine, ...runBots(session)] };
 }
 
@@ -232,9 +227,7 @@ export function resign(session: GameSession, userId: string): string[] {
   const seat = requirePlaying(session, userId);
   session.status = 'over';
   session.ending = { by: userId, reason: 'resigned' };
-  const line = `${playerLabel(seat)} (${seatLabel(session.seats[seat])}) resigned`;
-  session.log.push(line);
-  return [line];
+  return [`${playerLabel(seat)} (${seatLabel(session.seats[seat])}) resigned`];
 }
 
 /** The host ends the game for everyone. */
@@ -243,7 +236,6 @@ export function endSession(session: GameSession, userId: string): string[] {
   if (session.status === 'over' || session.status === 'ended') throw new SessionError('conflict', `game ${session.gameId} is already ${session.status}`);
   session.status = 'ended';
   session.ending = { by: userId, reason: 'ended' };
-  session.log.push('The host ended the game');
   return ['The host ended the game'];
 }
 
