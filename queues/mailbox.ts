@@ -9,8 +9,9 @@
  * Reading and finishing are single scripts too, so a turn costs the drain two Redis round trips:
  * `next` reads the entries still to do (with the applied marker of each, answering duplicates), and
  * `finish` does everything that follows a commit at once — removes the entry, appends the reply events
- * (telling the waiting gateway), remembers the message as applied, releases the concurrency lease,
- * marks the outbox performed, and reads the next entries when asked. `leave` ends a drain and removes
+ * (telling the waiting gateway) and the events the turn published to the actor's feed, remembers the
+ * message as applied, releases the concurrency lease, marks the outbox performed, and reads the next
+ * entries when asked. `leave` ends a drain and removes
  * the empty mailbox, so no empty stream stays behind in Redis.
  * Every key a script touches is the actor's, in its partition (see keys.ts), so on a Redis Cluster each
  * script runs on one slot. All are passed in KEYS but one: the applied marker of each entry read is
@@ -133,16 +134,19 @@ if admitted[1] == 0 then return admitted end
 ${POST}`;
 
 /**
- * KEYS: mailbox, reply stream, applied key, outbox-done key, drainer key, lease key (on one server only).
- * ARGV: [1] entry id, [2] next count (0: do not read), [3] applied-key prefix, [4] applied JSON ('' none),
- * [5] applied ttl, [6] mark outbox done (1/0), [7] outbox-done ttl, [8] reply maxlen, [9] reply ttl,
- * [10] notify channel ('' none), [11] drainer ttl ms (0: none), [12] lease id ('' none),
- * [13..] reply event/data pairs.
+ * KEYS: mailbox, reply stream, applied key, outbox-done key, drainer key, lease key (on one server only),
+ * the actor's feed. ARGV: [1] entry id, [2] next count (0: do not read), [3] applied-key prefix,
+ * [4] applied JSON ('' none), [5] applied ttl, [6] mark outbox done (1/0), [7] outbox-done ttl,
+ * [8] stream maxlen, [9] stream ttl, [10] notify channel ('' none), [11] drainer ttl ms (0: none),
+ * [12] lease id ('' none), [13] how many of the ARGV after it are the reply's, [14..] reply event/data
+ * pairs, then the feed's (appended without a channel: feed followers read the stream).
  */
 const FINISH = `${APPEND_REPLIES_LUA}
 ${READ_NEXT_LUA}
 redis.call('XDEL', KEYS[1], ARGV[1])
-append_replies(KEYS[2], ARGV[8], ARGV[9], ARGV[10], 13, #ARGV)
+local feed_from = 14 + tonumber(ARGV[13])
+append_replies(KEYS[2], ARGV[8], ARGV[9], ARGV[10], 14, feed_from - 1)
+append_replies(KEYS[7], ARGV[8], ARGV[9], '', feed_from, #ARGV)
 if ARGV[11] ~= '0' then redis.call('PEXPIRE', KEYS[5], ARGV[11]) end
 if ARGV[4] ~= '' then redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[5]) end
 if ARGV[6] == '1' then redis.call('SET', KEYS[4], ARGV[1], 'EX', ARGV[7]) end
@@ -175,6 +179,8 @@ export interface TurnFinish {
   entryId: string;
   /** Events for the message's reply stream, and the channel to tell. */
   reply?: { stream: string; events: Array<{ e: string; d: unknown }>; notify?: string };
+  /** Events the turn published to the actor's feed (a stream in the actor's partition). */
+  feed?: Array<{ e: string; d: unknown }>;
   /** Remember the message as applied, with its final events. */
   applied?: { messageId: string; events: Array<{ e: string; d: unknown }>; ttlSeconds: number };
   lease?: Lease;
@@ -201,7 +207,7 @@ export class Mailboxes {
     defineReplyCommands(redis);
     redis.defineCommand('troupeMailboxNext', { numberOfKeys: 2, lua: NEXT });
     redis.defineCommand('troupeMailboxStart', { numberOfKeys: 4, lua: START });
-    redis.defineCommand('troupeMailboxFinish', { numberOfKeys: 6, lua: FINISH });
+    redis.defineCommand('troupeMailboxFinish', { numberOfKeys: 7, lua: FINISH });
     redis.defineCommand('troupeMailboxLeave', { numberOfKeys: 3, lua: LEAVE });
     redis.defineCommand('troupeMailboxAbandon', { numberOfKeys: 3, lua: ABANDON });
     redis.defineCommand('troupeMailboxPost', { numberOfKeys: 5, lua: POST });
@@ -321,6 +327,7 @@ export class Mailboxes {
   async finish(f: TurnFinish): Promise<MailboxEntry[]> {
     const leaseInScript = f.lease !== undefined && !this.cluster;
     const release = f.lease && !leaseInScript ? this.redis.zrem(f.lease.key, f.lease.id) : undefined;
+    const replyArgs = eventArgs(f.reply?.events ?? []);
     const raw = this.commands.troupeMailboxFinish(
       this.names.mailbox(f.actor),
       f.reply?.stream ?? this.names.mailbox(f.actor),
@@ -328,6 +335,7 @@ export class Mailboxes {
       this.names.outboxDone(f.actor),
       this.names.drainer(f.actor),
       leaseInScript ? f.lease!.key : this.names.mailbox(f.actor),
+      this.names.feed(f.actor),
       f.entryId,
       String(f.next),
       this.names.appliedPrefix(f.actor),
@@ -340,7 +348,9 @@ export class Mailboxes {
       f.reply?.notify ?? '',
       String(f.wakeable?.ttlMs ?? 0),
       leaseInScript ? f.lease!.id : '',
-      ...eventArgs(f.reply?.events ?? []),
+      String(replyArgs.length),
+      ...replyArgs,
+      ...eventArgs(f.feed ?? []),
     );
     const [entries] = await Promise.all([raw, release]);
     return toEntries(entries);

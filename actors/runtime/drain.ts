@@ -269,13 +269,15 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
       ownerCached = true;
       redis.set(deps.names.owner(ref), ownerId, 'EX', OWNER_CACHE_TTL_SECONDS).catch(() => undefined);
     }
-    // The standard effects (reply, applied marker, lease) and the mailbox delete go out in one script;
-    // any others (messages to actors, schedules, feeds, batch progress) alongside it.
+    // The standard effects (reply, applied marker, lease, the actor's own feed) and the mailbox delete
+    // go out in one script; any others (messages to actors, schedules, batch progress) alongside it.
     const standard = new Set<OutboxItem>();
     const publishReply = outbox.find((i): i is Extract<OutboxItem, { kind: 'publish' }> => i.kind === 'publish' && i.stream === env?.replyStream);
     const applied = outbox.find((i): i is Extract<OutboxItem, { kind: 'applied' }> => i.kind === 'applied');
     const release = outbox.find((i): i is Extract<OutboxItem, { kind: 'release' }> => i.kind === 'release');
-    for (const item of [publishReply, applied, release]) if (item) standard.add(item);
+    const feedStream = deps.names.feed(ref);
+    const feed = outbox.filter((i): i is Extract<OutboxItem, { kind: 'publish' }> => i.kind === 'publish' && i.stream === feedStream && i.notify === undefined);
+    for (const item of [publishReply, applied, release, ...feed]) if (item) standard.add(item);
     const others = outbox.filter((i) => !standard.has(i));
     if (entries.length === 0) readAt = performance.now();
     const finishing = mailboxes.finish({
@@ -284,6 +286,7 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
       reply: publishReply && { stream: publishReply.stream, events: tail.length ? [...tail, ...publishReply.events] : publishReply.events, notify: publishReply.notify },
       applied: applied && { messageId: applied.messageId, events: final, ttlSeconds: APPLIED_TTL_SECONDS },
       lease: release?.lease,
+      feed: feed.flatMap((item) => item.events),
       outboxDone: others.length === 0 && outbox.length > 0 ? { ttlSeconds: OUTBOX_MARK_TTL_SECONDS } : false,
       next: entries.length === 0 ? batchSize : 0,
       wakeable,

@@ -152,6 +152,40 @@ describe('fencing of concurrent drains', function () {
     await fixture.redis.del(fixture.names.replies(messageId), fixture.names.mailbox(actor));
   });
 
+  it('appends a turn’s feed events in the finishing script, which also marks the outbox done; after a cut-short finish the fence appends them', async function () {
+    const actor = { kind: 'counter', id: `feed-${Date.now()}` };
+    const kind = counterKind as ActorKind<unknown>;
+    const performed: string[] = [];
+    const finished: Array<Array<{ e: string }>> = [];
+    const base = deps();
+    const effects = new Proxy(base.effects, {
+      get(target, name, receiver) {
+        if (name === 'perform') return (items: Array<{ kind: string }>, ref?: typeof actor) => (performed.push(...items.map((i) => i.kind)), target.perform(items as never, ref));
+        return Reflect.get(target, name, receiver) as unknown;
+      },
+    });
+    const mailboxes = new Proxy(fixture.mailboxes, {
+      get(target, name, receiver) {
+        if (name === 'finish') return (f: Parameters<typeof target.finish>[0]) => (finished.push(f.feed ?? []), target.finish(f));
+        return Reflect.get(target, name, receiver) as unknown;
+      },
+    });
+    await fixture.mailboxes.post(envelope({ actor, ownerId: 'u1', type: 'announce', payload: { text: 'hello' } }));
+    expect(await drainActor(kind, actor, { ...base, effects, mailboxes })).to.equal('drained');
+    expect(finished.map((feed) => feed.map((e) => e.e))).to.deep.equal([['announced', 'noted']]);
+    expect(performed, 'nothing left for separate writes').to.deep.equal([]);
+    const feed = () => fixture.redis.xrange(fixture.names.feed(actor), '-', '+');
+    expect((await feed()).map(([, f]) => f[1])).to.deep.equal(['announced', 'noted']);
+    const record = await actorRecords(fixture.conn).findOne({ _id: `${actor.kind}:${actor.id}` }).lean();
+    expect(await fixture.redis.get(fixture.names.outboxDone(actor))).to.equal(record!.appliedSeq);
+    // A crash before the finishing script: the next drain's fence performs the stored outbox, feed included.
+    await fixture.redis.del(fixture.names.feed(actor), fixture.names.outboxDone(actor));
+    await fixture.mailboxes.post(envelope({ actor, ownerId: 'u1', type: 'add', payload: { n: 1 } }));
+    expect(await drainActor(kind, actor, deps())).to.equal('drained');
+    expect((await feed()).map(([, f]) => f[1])).to.deep.equal(['announced', 'noted']);
+    await fixture.redis.del(fixture.names.feed(actor));
+  });
+
   it('a copy posted as the gateway posts (message id beside the envelope) in the same batch is answered, not applied', async function () {
     const dup = { kind: 'counter', id: `dup-posted-${Date.now()}` };
     const messageId = fixture.names.messageId(dup);

@@ -11,6 +11,9 @@ import { hop, type Hop } from '../../queues/hop-trace.js';
 import { HopTracer } from '../../gateway/hop-tracer.js';
 import { deleteRedisPrefix } from '../support/redis-prefix.js';
 import { testNames } from '../support/test-names.js';
+import { actorRecords } from '../../models/actor-record.js';
+import { refKey } from '../../queues/envelope.js';
+import { createRedisClient } from '../../queues/redis-client.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const silent = { info() {}, warn() {}, error() {}, debug() {} };
@@ -52,6 +55,31 @@ describe('actor runtime (in-process worker, real Redis, embedded Mongo)', functi
       ['reply', { count: 2 }],
       ['done', { messageId: sent.messageId }],
     ]);
+  });
+
+  it('appends what a turn publishes to the actor’s feed in the script that answers it: the feed holds it once the reply is out', async function () {
+    const actor = { kind: 'counter', id: `${run}-announce` };
+    const redis = createRedisClient(REDIS_URL);
+    try {
+      for (const text of ['first', 'second']) {
+        const sent = await client.send({ actor, ownerId: 'u1', type: 'announce', payload: { text } });
+        expect(await events(sent.replyStream)).to.deep.equal([
+          ['reply', { announced: true }],
+          ['done', { messageId: sent.messageId }],
+        ]);
+        // No wait: the reply and the feed entries were written by one script, and so was the outbox marker.
+        const feed = await client.readAll(names.feed(actor));
+        expect(feed.slice(-2).map((e) => [e.event, e.data])).to.deep.equal([
+          ['announced', { to: null, data: { text } }],
+          ['noted', { to: 'u1', data: { text } }],
+        ]);
+        const record = await actorRecords(conn).findOne({ _id: refKey(actor) }).lean();
+        expect(await redis.get(names.outboxDone(actor))).to.equal(record!.appliedSeq);
+      }
+      expect(await client.readAll(names.feed(actor))).to.have.length(4);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('returns a traced message’s hops in its done event, in the order they happened, and logs them at the gateway', async function () {

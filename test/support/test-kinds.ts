@@ -26,6 +26,7 @@ export const counterKind: ActorKind<CounterState> = {
     fail: z.object({ reason: z.string() }),
     forward: z.object({ to: z.string(), n: z.number().int() }),
     later: z.object({ delayMs: z.number().int().min(0), n: z.number().int() }),
+    announce: z.object({ text: z.string().max(1_000) }),
   },
   limits: { rate: { points: 1000, durationSeconds: 60 }, concurrent: 100 },
   initialState: () => ({ count: 0, seen: [], maxConcurrent: 0 }),
@@ -61,6 +62,11 @@ export const counterKind: ActorKind<CounterState> = {
         case 'later':
           ctx.schedule(p.delayMs as number, 'add', { n: p.n });
           ctx.reply({ scheduled: true });
+          return state;
+        case 'announce':
+          ctx.publish('announced', { text: p.text });
+          ctx.publish('noted', { text: p.text }, { to: message.ownerId });
+          ctx.reply({ announced: true });
           return state;
       }
       return state;
