@@ -263,6 +263,41 @@ describe('MCP gateway (streamable HTTP + legacy SSE) through the official SDK cl
       }
     });
 
+    it('answers raw POSTs as the streamable HTTP specification says: refusals, a batch in order, notifications only', async function () {
+      const post = (body: unknown, headers: Record<string, string> = {}) =>
+        fetch(`${a.url}/mcp`, {
+          method: 'POST',
+          headers: { ...auth(alice.key), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...headers },
+          body: typeof body === 'string' ? body : JSON.stringify(body),
+        });
+      const refusal = async (response: Response) => ({ status: response.status, body: (await response.json()) as { jsonrpc: string; id: null; error: { code: number; message: string } } });
+      const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list', params: {} });
+      const initialize = (id: number) => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+
+      const notAcceptable = await refusal(await post(list(1), { accept: 'application/json' }));
+      expect(notAcceptable).to.deep.include({ status: 406 });
+      expect(notAcceptable.body).to.deep.include({ jsonrpc: '2.0', id: null });
+      expect(notAcceptable.body.error.code).to.equal(-32000);
+      expect((await refusal(await post(list(1), { 'mcp-protocol-version': '1999-01-01' }))).body.error.message).to.match(/Unsupported protocol version: 1999-01-01/);
+      expect((await refusal(await post({ jsonrpc: '2.0', id: 1 }))).body.error.code).to.equal(-32700);
+      expect((await refusal(await post([initialize(1), initialize(2)]))).status).to.equal(400);
+      const tooMany = await refusal(await post(Array.from({ length: 101 }, (_, i) => list(i))));
+      expect([tooMany.status, tooMany.body.error.code]).to.deep.equal([400, -32600]);
+
+      // A batch: one answer per request, in order, as an array.
+      const batch = await post([list(7), { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'counter_add', arguments: { counter: counter('raw'), n: 2 } } }]);
+      expect(batch.status).to.equal(200);
+      expect(batch.headers.get('content-type')).to.match(/^application\/json/);
+      const answers = (await batch.json()) as Array<{ id: number; result: { tools?: unknown[]; structuredContent?: unknown } }>;
+      expect(answers.map((r) => r.id)).to.deep.equal([7, 8]);
+      expect(answers[0].result.tools).to.be.an('array').that.is.not.empty;
+      expect(answers[1].result.structuredContent).to.deep.equal({ count: 2 });
+      // Only a notification: accepted, no body.
+      const accepted = await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      expect(accepted.status).to.equal(202);
+      expect(await accepted.text()).to.equal('');
+    });
+
     it('lists no prompts and no resources, and reads a kind’s resource template generically', async function () {
       const mcp = await connectHttp(a, alice.key);
       expect((await mcp.listPrompts()).prompts).to.deep.equal([]);
