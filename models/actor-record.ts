@@ -24,6 +24,21 @@ export type OutboxItem =
   | { kind: 'release'; lease: { key: string; id: string } }
   | { kind: 'batch'; batchId: string; messageId: string; ok: boolean; actorId?: string; outcome?: { reply?: unknown; error?: unknown } };
 
+/**
+ * An outbox as a commit writes it: the items as one JSON string. MongoDB never looks inside an outbox,
+ * and a string is one copy to encode and decode, where the items as documents (a game move's holds two
+ * views of the board) cost a walk over every field in the worker and in the server at each commit.
+ * Records committed before hold the items as documents; `outboxOf` reads both.
+ */
+export type StoredOutbox = string | OutboxItem[];
+
+export const encodeOutbox = (items: OutboxItem[]): string => JSON.stringify(items);
+
+export function outboxOf(record: Pick<ActorRecord, 'outbox'>): OutboxItem[] {
+  const stored = record.outbox as StoredOutbox | undefined;
+  return typeof stored === 'string' ? (JSON.parse(stored) as OutboxItem[]) : (stored ?? []);
+}
+
 /** A record's appliedSeq before its first turn: below every mailbox stream id. */
 export const NO_TURN_APPLIED = '0-0';
 
@@ -36,8 +51,8 @@ export interface ActorRecord {
   /** Mailbox stream id of the last message applied ('0-0' before the first). */
   appliedSeq: string;
   state?: unknown;
-  /** Effects of the last committed turn, performed after the commit. */
-  outbox: OutboxItem[];
+  /** Effects of the last committed turn, performed after the commit (see `StoredOutbox`). */
+  outbox: StoredOutbox;
   createdAt: Date;
   updatedAt?: Date;
 }

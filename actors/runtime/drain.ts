@@ -22,7 +22,7 @@ import { Envelope, refKey, type ActorRef } from '../../queues/envelope.js';
 import type { RedisNames } from '../../queues/keys.js';
 import type { MailboxEntry, Mailboxes, Wakeable } from '../../queues/mailbox.js';
 import { entryAfter, type DrainWakeups } from '../../queues/drain-wakeups.js';
-import { NO_TURN_APPLIED, type ActorRecord, type ActorStore, type OutboxItem, type StoredEvent } from '../../models/actor-record.js';
+import { NO_TURN_APPLIED, outboxOf, encodeOutbox, type ActorRecord, type ActorStore, type OutboxItem, type StoredEvent } from '../../models/actor-record.js';
 import type { TurnCancels } from '../../queues/turn-cancels.js';
 import type { ActorKind, ActorResources, Logger } from './contract.js';
 import { UNOBSERVED, type RuntimeObserver } from './observer.js';
@@ -244,7 +244,7 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
       if (env.lease) outbox.push({ kind: 'release', lease: env.lease });
       if (env.batchId) outbox.push(batchItem(env, final));
     }
-    const set: Partial<ActorRecord> & { appliedSeq: string } = { appliedSeq: entry.entryId, outbox: storedOutbox(outbox, deps.names), updatedAt: new Date() };
+    const set: Partial<ActorRecord> & { appliedSeq: string } = { appliedSeq: entry.entryId, outbox: encodeOutbox(storedOutbox(outbox, deps.names)), updatedAt: new Date() };
     if (next !== undefined) set.state = next;
     if (ownerId !== undefined) set.ownerId = ownerId;
     const committed = await storeCall(async () => {
@@ -374,9 +374,10 @@ async function fence(ref: ActorRef, _id: string, markerRead: string | null, deps
   const resident = { epoch: record.epoch, appliedSeq: record.appliedSeq, state: record.state, ownerId: record.ownerId };
   if (record.appliedSeq === (markerRead ?? NO_TURN_APPLIED)) return { resident, readStands: true };
   const outboxDone = deps.names.outboxDone(ref);
-  const done = record.outbox?.length ? await deps.redis.get(outboxDone) : record.appliedSeq;
+  const outbox = outboxOf(record);
+  const done = outbox.length ? await deps.redis.get(outboxDone) : record.appliedSeq;
   if (done !== record.appliedSeq) {
-    await deps.effects.perform(record.outbox, ref);
+    await deps.effects.perform(outbox, ref);
     await deps.redis.set(outboxDone, record.appliedSeq, 'EX', OUTBOX_MARK_TTL_SECONDS);
   }
   return { resident, readStands: false };

@@ -3,7 +3,7 @@
  * message twice; the older one is discarded at its first commit.
  */
 import { expect } from 'chai';
-import { actorRecords, ActorStore } from '../../models/actor-record.js';
+import { actorRecords, ActorStore, outboxOf } from '../../models/actor-record.js';
 import { envelope } from '../../queues/envelope.js';
 import { drainActor } from '../../actors/runtime/drain.js';
 import { ResidentActors } from '../../actors/runtime/residents.js';
@@ -137,9 +137,9 @@ describe('fencing of concurrent drains', function () {
     const kind = counterKind as ActorKind<unknown>;
     expect(await drainActor(kind, actor, deps())).to.equal('drained');
     const record = await actorRecords(fixture.conn).findOne({ _id }).lean();
-    const published = record!.outbox.find((i) => i.kind === 'publish');
+    const published = outboxOf(record!).find((i) => i.kind === 'publish');
     expect(published, 'the reply is in the outbox').to.not.equal(undefined);
-    expect(record!.outbox.find((i) => i.kind === 'applied'), 'the applied marker does not store the reply again').to.deep.equal({ kind: 'applied', messageId });
+    expect(outboxOf(record!).find((i) => i.kind === 'applied'), 'the applied marker does not store the reply again').to.deep.equal({ kind: 'applied', messageId });
     const marker = await fixture.redis.get(fixture.names.applied(actor, messageId));
     // A crash between the commit and its effects: the applied marker, the outbox marker and the mailbox delete never happened.
     await fixture.redis.del(fixture.names.applied(actor, messageId), fixture.names.outboxDone(actor), fixture.names.replies(messageId));
@@ -179,10 +179,18 @@ describe('fencing of concurrent drains', function () {
     const record = await actorRecords(fixture.conn).findOne({ _id: `${actor.kind}:${actor.id}` }).lean();
     expect(await fixture.redis.get(fixture.names.outboxDone(actor))).to.equal(record!.appliedSeq);
     // A crash before the finishing script: the next drain's fence performs the stored outbox, feed included.
+    expect(record!.outbox, 'stored as one JSON string').to.be.a('string');
+    await fixture.redis.del(fixture.names.feed(actor), fixture.names.outboxDone(actor));
+    await fixture.mailboxes.post(envelope({ actor, ownerId: 'u1', type: 'announce', payload: { text: 'again' } }));
+    expect(await drainActor(kind, actor, deps())).to.equal('drained');
+    expect((await feed()).map(([, f]) => f[1])).to.deep.equal(['announced', 'noted', 'announced', 'noted']);
+    // So is an outbox a record committed before holds as documents.
+    const committed = (await actorRecords(fixture.conn).findOne({ _id: `${actor.kind}:${actor.id}` }).lean())!;
+    await actorRecords(fixture.conn).updateOne({ _id: committed._id }, { $set: { outbox: outboxOf(committed) } });
     await fixture.redis.del(fixture.names.feed(actor), fixture.names.outboxDone(actor));
     await fixture.mailboxes.post(envelope({ actor, ownerId: 'u1', type: 'add', payload: { n: 1 } }));
     expect(await drainActor(kind, actor, deps())).to.equal('drained');
-    expect((await feed()).map(([, f]) => f[1])).to.deep.equal(['announced', 'noted']);
+    expect((await feed()).map(([, f]) => f[3])).to.deep.equal(['{"to":null,"data":{"text":"again"}}', '{"to":"u1","data":{"text":"again"}}']);
     await fixture.redis.del(fixture.names.feed(actor));
   });
 
