@@ -11,8 +11,8 @@
  * `finish` does everything that follows a commit at once — removes the entry, appends the reply events
  * (telling the waiting gateway) and the events the turn published to the actor's feed, remembers the
  * message as applied, releases the concurrency lease, marks the outbox performed, and reads the next
- * entries when asked. `leave` ends a drain and removes
- * the empty mailbox, so no empty stream stays behind in Redis.
+ * entries when asked. `leave` ends a drain and removes the empty mailbox, so no empty stream stays
+ * behind in Redis.
  * Every key a script touches is the actor's, in its partition (see keys.ts), so on a Redis Cluster each
  * script runs on one slot. All are passed in KEYS but one: the applied marker of each entry read is
  * known only once the entry is, so READ_NEXT derives it from the actor's applied-marker prefix, which
