@@ -329,11 +329,16 @@ bench
       'one sequential client\'s latency (JSON and SSE), raw BullMQ jobs/s as a reference; --growth: cost as actors grow (1 to 100,000); ' +
       '--cluster: troupe on one Redis vs a 3-master Redis Cluster, both started by the bench',
   )
-  .option('--messages <n>', 'timed messages per round (and raw BullMQ jobs); with --growth, per step at least', countOption, 10_000)
+  .option('--messages <n>', 'timed messages per round (and raw BullMQ jobs); with --growth, per round of a step at least', countOption, 10_000)
   .option('--warmup <n>', 'untimed messages first, so every run is measured with warm code', countOption, 1_000)
   .option('--concurrency <n>', 'client loops, one request in flight each', countOption, 32)
   .option('--actors <n>', 'distinct actors the loops share (fewer than loops: one actor gets concurrent messages)', countOption, 16)
-  .option('--rounds <n>', 'rounds of troupe and of the peer (or, with --cluster, of one server and the cluster), interleaved; the p99 of one round varies by several ms on a shared machine', countOption, 5)
+  .option(
+    '--rounds <n>',
+    'rounds of troupe and of the peer (or, with --cluster, of one server and the cluster; with --growth, of every step), interleaved; the p99 of one round varies by several ms on a shared machine ' +
+      '(default 5; with --growth, 3)',
+    countOption,
+  )
   .option('--latency-messages <n>', 'sequential messages per answer mode in the latency section', countOption, 1_000)
   .option('--trace-hops', 'run the gateway with TRACE_HOPS and print where the sequential messages\' time goes (logs at info: slower)')
   .option('--profile <dir>', 'write a V8 CPU profile of each troupe process into this directory')
@@ -344,7 +349,7 @@ bench
       'interleaved rounds: msgs/s, p50/p99, CPU per message of each process and cluster node',
   )
   .action(
-    (options: { messages: number; warmup: number; concurrency: number; actors: number; rounds: number; latencyMessages: number; traceHops?: boolean; profile?: string; growth?: boolean; cluster?: boolean }) =>
+    (options: { messages: number; warmup: number; concurrency: number; actors: number; rounds?: number; latencyMessages: number; traceHops?: boolean; profile?: string; growth?: boolean; cluster?: boolean }) =>
       exitWith(async () => {
         const config = loadConfig();
         const { createLogger } = await import('../logging/logger.js');
@@ -352,14 +357,14 @@ bench
         const redisUrl = config.redis.url ?? 'redis://127.0.0.1:6379';
         if (options.cluster) {
           const { runRuntimeClusterBench } = await import('./bench/runtime-cluster.js');
-          const result = await runRuntimeClusterBench({ logger, messages: options.messages, warmup: options.warmup, concurrency: options.concurrency, actors: options.actors, rounds: options.rounds });
+          const result = await runRuntimeClusterBench({ logger, messages: options.messages, warmup: options.warmup, concurrency: options.concurrency, actors: options.actors, rounds: options.rounds ?? 5 });
           process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
           // A comparison to report, with no target to assert.
           return 0;
         }
         if (options.growth) {
           const { runRuntimeGrowthBench } = await import('./bench/runtime-growth.js');
-          const result = await runRuntimeGrowthBench({ redisUrl, logger, messages: options.messages, warmup: options.warmup, concurrency: options.concurrency });
+          const result = await runRuntimeGrowthBench({ redisUrl, logger, messages: options.messages, rounds: options.rounds ?? 3, warmup: options.warmup, concurrency: options.concurrency });
           process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
           return Object.values(result.acceptance).every((v) => v !== false) ? 0 : 1;
         }
@@ -371,7 +376,7 @@ bench
           warmup: options.warmup,
           concurrency: options.concurrency,
           actors: options.actors,
-          rounds: options.rounds,
+          rounds: options.rounds ?? 5,
           latencyMessages: options.latencyMessages,
           traceHops: options.traceHops,
           profileDir: options.profile,

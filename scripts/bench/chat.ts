@@ -15,7 +15,7 @@ import type { ChildProcess } from 'node:child_process';
 import { postEventStream } from './event-stream-request.js';
 import { MTG_DATA_DIR } from '../../models/mtg/dataset-files.js';
 import type { Logger } from '../../logging/logger.js';
-import { benchPrefix, createBenchUser, deleteBenchKeys, freePort, percentile, troupe, waitUntilReady, type BenchProcess } from './troupe-processes.js';
+import { benchPrefix, createBenchUser, deleteBenchKeys, freePort, median, percentile, troupe, waitUntilReady, type BenchProcess } from './troupe-processes.js';
 
 export interface ChatBenchOptions {
   redisUrl: string;
@@ -35,7 +35,6 @@ const COACHING_QUESTION = 'how does my deck do in its matchups?';
 const DECK_MESSAGE = 'Here is my deck.';
 
 const round = (n: number) => Math.round(n * 10) / 10;
-const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
 
 interface Timings {
   turn_ms: number;

@@ -18,6 +18,7 @@ import { startEmbeddedMongo } from '../../models/embedded/index.js';
 import { MTG_COLLECTIONS } from '../../models/mtg/seed.js';
 import { loadMtgDatasetOnStart } from '../load-mtg-dataset.js';
 import type { Logger } from '../../logging/logger.js';
+import { median } from './troupe-processes.js';
 
 export interface RestartBenchResult {
   runs: number;
@@ -34,11 +35,7 @@ export interface RestartBenchResult {
 
 const DB = 'troupe';
 const round = (n: number) => Math.round(n * 10) / 10;
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return round(sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2);
-};
+const medianOf = (values: number[]) => round(median(values));
 
 /** Starts a server on `dbpath` and measures its first answered command (a new client's connect + ping). */
 async function timedStart(dbpath: string, logger: Logger) {
@@ -105,11 +102,11 @@ export async function runRestartBench({ logger, runs = 5 }: { logger: Logger; ru
       dataset: { documents: counts.reduce((a, b) => a + b, 0), collections: counts.length, dbpath_mb: round(bytes / 1024 / 1024) },
       first_load_ms: round(firstLoadMs),
       first_stop_ms: round(firstStopMs),
-      empty_dbpath: { first_command_ms: median(samples.empty_first_command_ms) },
+      empty_dbpath: { first_command_ms: medianOf(samples.empty_first_command_ms) },
       seeded_dbpath: {
-        first_command_ms: median(samples.seeded_first_command_ms),
-        first_meta_query_ms: median(samples.seeded_first_meta_query_ms),
-        every_collection_read_ms: median(samples.seeded_every_collection_read_ms),
+        first_command_ms: medianOf(samples.seeded_first_command_ms),
+        first_meta_query_ms: medianOf(samples.seeded_first_meta_query_ms),
+        every_collection_read_ms: medianOf(samples.seeded_every_collection_read_ms),
       },
       samples,
     };

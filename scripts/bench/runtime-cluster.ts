@@ -19,7 +19,7 @@ import { startRedisCluster } from '../../test/support/redis-cluster.js';
 import { startRedisServer } from '../../test/support/redis-server-process.js';
 import { CpuMeter } from './process-cpu.js';
 import { actorsInTurn, allAnswered, runLoad, type LoadShape } from './request-load.js';
-import { latencySummary, startBenchTroupe, type BenchTroupe } from './troupe-processes.js';
+import { latencySummary, median, startBenchTroupe, type BenchTroupe } from './troupe-processes.js';
 import type { RoundsLoad } from './runtime.js';
 
 export interface RuntimeClusterBenchOptions extends RoundsLoad {
@@ -69,11 +69,6 @@ const LOG_LINES_KEPT = 20;
 const LOG_LINE_CHARS = 400;
 
 const round = (n: number, digits = 3) => Number(n.toFixed(digits));
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** `field:value` lines of an INFO section. */
 function infoFields(text: string): Record<string, string> {

@@ -4,7 +4,9 @@
  * N distinct echo actors for N = 1, 100, 10,000, 100,000, and per step:
  *
  * - msgs/s and latency with every actor live (each has state in MongoDB before the timed part; the
- *   first touch of each actor is measured on its own);
+ *   first touch of each actor is measured on its own), as medians of timed rounds that interleave the
+ *   steps: run one after another, the steps would also measure how this shared machine's speed drifts
+ *   over the quarter of an hour the bench takes;
  * - Redis commands per message, by command: every call Redis ran (`INFO commandstats`, script-internal
  *   ones included), and from a short MONITOR sample which of them the troupe processes sent themselves
  *   (round trips) and which their scripts ran;
@@ -39,15 +41,17 @@ import { inspectorUrl, memoryAfterGc } from './inspector-session.js';
 import { MongoWorkMeter, type MongoWork } from './mongo-work.js';
 import { CpuMeter, localRedisPid } from './process-cpu.js';
 import { runLoad, type LoadResult } from './request-load.js';
-import { benchPrefix, createBenchUser, deleteBenchKeys, freePort, percentile, troupe, waitUntilReady, type BenchProcess } from './troupe-processes.js';
+import { benchPrefix, createBenchUser, deleteBenchKeys, freePort, median, percentile, troupe, waitUntilReady, type BenchProcess } from './troupe-processes.js';
 
 export interface RuntimeGrowthBenchOptions {
   redisUrl: string;
   logger: Logger;
   /** Distinct live actors per step, in order (default 1, 100, 10,000, 100,000). */
   actorCounts?: number[];
-  /** Timed messages per step at least; a step sends max(this, actors) so every actor gets one. */
+  /** Timed messages per round of a step at least; a round sends max(this, actors) so every actor gets one. */
   messages?: number;
+  /** Timed rounds of every step, interleaved (default 3); a step's figures are the medians of its rounds. */
+  rounds?: number;
   /** Requests in flight at once. */
   concurrency?: number;
   /** Untimed messages first (over `concurrency` actors of their own), so the code is warm. */
@@ -609,37 +613,84 @@ async function idleBackground(target: LoadTarget, meters: Meters): Promise<Monit
   return (await monitorDuring(meters.redisUrl, meters.troupePorts, meters.scriptNames, () => sleep(meters.backgroundMs))).tally;
 }
 
-/**
- * One step: first touch of `actors` new actors; the timed part over all of them (latency, commandstats,
- * MongoDB, CPU); a MONITOR sample of the same shape; then MONITOR with no load, to net the sample's
- * timer traffic out (measured per step: the heartbeat's SCAN grows with the keyspace).
- */
-async function runStep(target: LoadTarget, meters: Meters, actors: number, options: { messages: number; monitorMessages: number }) {
-  const actorOf = (i: number) => `n${actors}-${i % actors}`;
-  const { logger } = target;
-  logger.info({ actors }, 'first touch of every actor');
-  const touch = await meters.mongo.measure(() => runStepLoad(target, actors, actorOf, `touch ${actors}`));
-  const messages = Math.max(options.messages, actors);
-  logger.info({ actors, messages }, 'timed run over live actors');
+/** A step's actors: `n<actors>-<i mod actors>`, so each step has its own. */
+const stepActor = (actors: number) => (i: number) => `n${actors}-${i % actors}`;
+
+/** Timed messages per round of a step: at least `messages`, and one for each of its actors. */
+const roundMessages = (actors: number, messages: number) => Math.max(messages, actors);
+
+/** First touch of `actors` new actors: each gets its state in MongoDB before any round is timed. */
+async function touchStep(target: LoadTarget, meters: Meters, actors: number) {
+  target.logger.info({ actors }, 'first touch of every actor');
+  const touch = await meters.mongo.measure(() => runStepLoad(target, actors, stepActor(actors), `touch ${actors}`));
+  return { ...loadFigures(touch.value), mongo: mongoPerMessage(touch.work, actors) };
+}
+
+interface TimedRound {
+  figures: ReturnType<typeof loadFigures> & { cpu_ms_per_msg: Record<string, number> };
+  calls: Map<string, number>;
+  work: MongoWork;
+}
+
+/** One timed round of a step: the next `roundMessages` messages of its rotation over its actors. */
+async function timedRound(target: LoadTarget, meters: Meters, actors: number, messages: number, index: number): Promise<TimedRound> {
+  const count = roundMessages(actors, messages);
+  const actorOf = stepActor(actors);
+  target.logger.info({ actors, messages: count, round: index + 1 }, 'timed round over live actors');
   const cpu = meters.cpu();
   cpu.begin();
-  const { value: timed, calls } = await commandstatsDuring(meters.redis, () => meters.mongo.measure(() => runStepLoad(target, messages, actorOf, `timed ${actors}`)));
-  const cpuPerMessage = cpu.perUnit(messages);
-  logger.info({ actors, messages: options.monitorMessages }, 'MONITOR sample');
-  // Continues the same rotation over the actors, so the sample has the timed part's shape.
-  const sample = await monitorDuring(meters.redisUrl, meters.troupePorts, meters.scriptNames, () => runStepLoad(target, options.monitorMessages, (i) => actorOf(messages + i), `monitor ${actors}`));
+  const { value: timed, calls } = await commandstatsDuring(meters.redis, () => meters.mongo.measure(() => runStepLoad(target, count, (i) => actorOf(index * count + i), `timed ${actors}`)));
+  const figures = { ...loadFigures(timed.value), cpu_ms_per_msg: cpu.perUnit(count) };
+  target.logger.info({ actors, round: index + 1, msgs_per_sec: figures.msgs_per_sec, p99_ms: figures.p99_ms }, 'round done');
+  return { figures, calls, work: timed.work };
+}
+
+/** The steps in round `r`'s order: rotated by r, so no step always runs first or right after the biggest. */
+const roundOrder = (actorCounts: number[], r: number) => actorCounts.map((_, i) => actorCounts[(i + r) % actorCounts.length]);
+
+function sumCalls(rounds: TimedRound[]): Map<string, number> {
+  const total = new Map<string, number>();
+  for (const { calls } of rounds) for (const [command, n] of calls) total.set(command, (total.get(command) ?? 0) + n);
+  return total;
+}
+
+function sumWork(rounds: TimedRound[]): MongoWork {
+  const operations: Record<string, number> = {};
+  for (const { work } of rounds) for (const [type, n] of Object.entries(work.operations)) operations[type] = (operations[type] ?? 0) + n;
+  const sum = (pick: (w: MongoWork) => number) => rounds.reduce((total, r) => total + pick(r.work), 0);
+  return { operations, operations_total: sum((w) => w.operations_total), docs_examined: sum((w) => w.docs_examined), keys_examined: sum((w) => w.keys_examined) };
+}
+
+/**
+ * A step's figures once its rounds ran: the medians of msgs/s, p50, p99 and CPU over its rounds (each
+ * round listed), Redis commands and MongoDB operations over all of them; then a MONITOR sample of the
+ * same shape (untimed), and MONITOR with no load, to net the sample's timer traffic out (measured per
+ * step: the heartbeat's SCAN grows with the keyspace).
+ */
+async function finishStep(target: LoadTarget, meters: Meters, actors: number, touch: Awaited<ReturnType<typeof touchStep>>, rounds: TimedRound[], monitorMessages: number) {
+  const { logger } = target;
+  const messages = rounds.reduce((sum, r) => sum + r.figures.messages, 0);
+  logger.info({ actors, messages: monitorMessages }, 'MONITOR sample');
+  // Continues the same rotation over the actors, so the sample has the timed rounds' shape.
+  const actorOf = stepActor(actors);
+  const sample = await monitorDuring(meters.redisUrl, meters.troupePorts, meters.scriptNames, () => runStepLoad(target, monitorMessages, (i) => actorOf(messages + i), `monitor ${actors}`));
   const background = await idleBackground(target, meters);
-  const live = loadFigures(timed.value);
-  const monitored = monitorFigures(sample.tally, options.monitorMessages, background);
-  const commandstats = perMessage(calls, messages);
-  logger.info({ actors, msgs_per_sec: live.msgs_per_sec, p99_ms: live.p99_ms, round_trips_per_message: monitored.round_trips_per_message_net_of_background }, 'step done');
+  const monitored = monitorFigures(sample.tally, monitorMessages, background);
+  const commandstats = perMessage(sumCalls(rounds), messages);
+  const of = (pick: (f: TimedRound['figures']) => number) => median(rounds.map((r) => pick(r.figures)));
+  const processes = Object.keys(rounds[0].figures.cpu_ms_per_msg);
   return {
     actors,
-    first_touch: { ...loadFigures(touch.value), mongo: mongoPerMessage(touch.work, actors) },
+    first_touch: touch,
     live: {
-      ...live,
-      cpu_ms_per_msg: cpuPerMessage,
-      mongo: mongoPerMessage(timed.work, messages),
+      messages,
+      rounds: rounds.map((r) => r.figures),
+      msgs_per_sec: Math.round(of((f) => f.msgs_per_sec)),
+      p50_ms: round(of((f) => f.p50_ms), 1),
+      p99_ms: round(of((f) => f.p99_ms), 1),
+      errors: rounds.reduce((sum, r) => sum + r.figures.errors, 0),
+      cpu_ms_per_msg: Object.fromEntries(processes.map((name) => [name, round(of((f) => f.cpu_ms_per_msg[name] ?? 0))])),
+      mongo: mongoPerMessage(sumWork(rounds), messages),
       redis_commandstats_per_message: {
         ...commandstats,
         // Well above zero: someone else used this Redis meanwhile (or the sample's shape differed).
@@ -653,7 +704,7 @@ async function runStep(target: LoadTarget, meters: Meters, actors: number, optio
   };
 }
 
-type Step = Awaited<ReturnType<typeof runStep>>;
+type Step = Awaited<ReturnType<typeof finishStep>>;
 
 /** Heap bytes per idle actor counted as "about 0": what a map entry costs, so a per-actor leak shows. */
 const IDLE_ACTOR_HEAP_ABOUT_0 = 32;
@@ -678,10 +729,12 @@ function memoryProbes(troupeProcesses: Troupe, inspect: boolean): { worker: Memo
   };
 }
 
-const describe = (messages: number, concurrency: number, monitorMessages: number, forceGc: boolean) => ({
+const describe = (messages: number, rounds: number, concurrency: number, monitorMessages: number, forceGc: boolean) => ({
   step:
-    `each step uses its own N actors: first_touch sends one message to each (creating its state in MongoDB), then live sends max(${messages}, N) messages, message i to actor i mod N, ` +
-    `with ${concurrency} requests in flight (at N = 1 they queue behind one another: one actor runs one turn at a time, by design)`,
+    `each step uses its own N actors: first_touch sends one message to each (creating its state in MongoDB); then ${rounds} timed rounds of every step, interleaved ` +
+    `(round r runs the steps in the order rotated by r), each round sending max(${messages}, N) messages, message i to actor i mod N, continuing the rotation of the round before, ` +
+    `with ${concurrency} requests in flight (at N = 1 they queue behind one another: one actor runs one turn at a time, by design); ` +
+    'a step\'s msgs_per_sec, p50, p99 and cpu_ms_per_msg are the medians of its rounds; its Redis commands and MongoDB operations are summed over them',
   redis_commandstats_per_message:
     'INFO commandstats calls during the timed part / messages: every command Redis ran, script-internal ones included (an EVALSHA and the XADD it runs both count). ' +
     'Server-wide: anything else using this Redis meanwhile is counted too (minus_monitor_sample_total well above 0 says so)',
@@ -704,6 +757,7 @@ export async function runRuntimeGrowthBench({
   logger,
   actorCounts = [1, 100, 10_000, 100_000],
   messages = 10_000,
+  rounds = 3,
   concurrency = 32,
   warmup = 1_000,
   monitorMessages = 1_000,
@@ -742,8 +796,13 @@ export async function runRuntimeGrowthBench({
     const workerBefore = await memoryAtRest(probes.worker, memorySampleMs);
     const gatewayBefore = await memoryAtRest(probes.gateway, memorySampleMs);
 
+    const touches = new Map<number, Awaited<ReturnType<typeof touchStep>>>();
+    for (const actors of actorCounts) touches.set(actors, await touchStep(target, meters, actors));
+    // Rounds interleave the steps, so a drift of this shared machine's speed over the minutes of the run lands on every step alike.
+    const timed = new Map<number, TimedRound[]>(actorCounts.map((n) => [n, []]));
+    for (let r = 0; r < rounds; r++) for (const actors of roundOrder(actorCounts, r)) timed.get(actors)!.push(await timedRound(target, meters, actors, messages, r));
     const steps: Step[] = [];
-    for (const actors of actorCounts) steps.push(await runStep(target, meters, actors, { messages, monitorMessages }));
+    for (const actors of actorCounts) steps.push(await finishStep(target, meters, actors, touches.get(actors)!, timed.get(actors)!, monitorMessages));
 
     logger.info('memory with every actor idle');
     await waitQuiet(queue, logger);
@@ -775,7 +834,8 @@ export async function runRuntimeGrowthBench({
       processes: { gateways: 1, workers: 1, mongo: 'troupe mongo (embedded, memory)' },
       redis: { version: /^redis_version:(\S+)/m.exec(await redis.info('server'))?.[1] ?? null, prefix },
       concurrency,
-      what_was_measured: describe(messages, concurrency, monitorMessages, forceGc),
+      rounds,
+      what_was_measured: describe(messages, rounds, concurrency, monitorMessages, forceGc),
       redis_background_after_warmup: backgroundRates(warmBackground),
       steps,
       memory: {

@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from '../../logging/logger.js';
-import { benchPrefix, createBenchUser, deleteBenchKeys, freePort, latencySummary, troupe, waitUntilReady } from './troupe-processes.js';
+import { benchPrefix, createBenchUser, deleteBenchKeys, freePort, latencySummary, median, troupe, waitUntilReady } from './troupe-processes.js';
 import { CpuMeter, localRedisPid } from './process-cpu.js';
 import { actorsInTurn, allAnswered, runLoad, type LoadShape } from './request-load.js';
 import { sequentialLatency } from './sequential-latency.js';
@@ -47,7 +47,6 @@ export interface RuntimeBenchOptions extends RoundsLoad {
 const PEER_THROUGHPUT_RATIO_TARGET = 1.0;
 
 const round = (n: number, digits = 3) => Number(n.toFixed(digits));
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 interface RoundResult {
   msgs_per_sec: number;

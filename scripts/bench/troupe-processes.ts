@@ -115,6 +115,13 @@ export async function deleteBenchKeys(redisUrl: string, prefix: string): Promise
 /** The p-th percentile of ascending `sorted` (nearest rank). */
 export const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
+/** The median of `values` (the mean of the middle two for an even count). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 /** Latency samples (ms) as `{p50_ms, p95_ms, …, max_ms}`, to 0.1 ms, for the percentiles asked. */
 export function latencySummary(samples: number[], percentiles: number[] = [50, 95]): Record<string, number> {
   const sorted = [...samples].sort((a, b) => a - b);
