@@ -99,8 +99,22 @@ redis.call('ZREM', KEYS[2], ARGV[1])
 return 1`;
 
 /**
- * KEYS: mailbox, drainer key, awaiting-drain set, reply-owner key, the message's applied marker; ARGV:
- * message id, envelope JSON, actor key, actor id, now (ms), reply owner ('' none), reply-owner ttl (s).
+ * KEYS[6] the actor's owner key, ARGV[8] its sender ('' to post unchecked). A post that names its sender
+ * is made only when the owner key says the sender owns the actor: {-1} when the key is missing (the
+ * caller asks MongoDB, the source of truth), {-2} when it names someone else. Before anything is taken
+ * or written, so a refused post costs the sender nothing.
+ */
+const OWNER_CHECK = `
+if ARGV[8] ~= '' then
+  local owner = redis.call('GET', KEYS[6])
+  if not owner then return {-1} end
+  if owner ~= ARGV[8] then return {-2} end
+end`;
+
+/**
+ * KEYS: mailbox, drainer key, awaiting-drain set, reply-owner key, the message's applied marker, the
+ * owner key (OWNER_CHECK); ARGV: message id, envelope JSON, actor key, actor id, now (ms), reply owner
+ * ('' none), reply-owner ttl (s), sender (OWNER_CHECK).
  * {entry id, 1 if a drain job is needed}. The reply's owner is recorded first, so whoever may read the
  * reply stream is known before it has an entry. An actor that needs a job is noted as awaiting a drain in
  * the same step, so a poster that dies before adding the job leaves a mailbox recovery finds.
@@ -108,7 +122,7 @@ return 1`;
  * never applied, the wake-up carries the entry too (see DrainWakeups), so a lingering drain starts the
  * turn without reading the mailbox.
  */
-const POST = `
+const APPEND = `
 if ARGV[6] ~= '' then redis.call('SET', KEYS[4], ARGV[6], 'EX', ARGV[7]) end
 local id = redis.call('XADD', KEYS[1], '*', 'id', ARGV[1], 'env', ARGV[2])
 local wake = redis.call('GET', KEYS[2])
@@ -123,15 +137,19 @@ end
 redis.call('ZADD', KEYS[3], 'NX', ARGV[5], ARGV[4])
 return {id, 1}`;
 
+const POST = `${OWNER_CHECK}
+${APPEND}`;
+
 /**
- * POST, after the sender's admission (queues/admission.ts) on one Redis server: KEYS as POST's, then the
+ * POST, with the sender's admission (queues/admission.ts) on one Redis server: KEYS as POST's, then the
  * lease set and the rate counter; ARGV as POST's, then the admission's. A refusal returns its answer
- * ({0, limit, ms}) and posts nothing.
+ * ({0, limit, ms}) and posts nothing; the owner is checked before the limits are taken.
  */
 const POST_ADMITTED = `${ADMIT_LUA}
-local admitted = ${admitCall(6, 8)}
+${OWNER_CHECK}
+local admitted = ${admitCall(7, 9)}
 if admitted[1] == 0 then return admitted end
-${POST}`;
+${APPEND}`;
 
 /**
  * KEYS: mailbox, reply stream, applied key, outbox-done key, drainer key, lease key (on one server only),
@@ -155,6 +173,16 @@ if ARGV[2] == '0' then return {} end
 return read_next(KEYS[1], ARGV[2], ARGV[3])`;
 
 type RawEntry = [string, string | null, string | null, number];
+/** OWNER_CHECK's refusals: -1 no owner key, -2 another owner. */
+type OwnerRefusal = -1 | -2;
+
+/** A post that named its sender found no owner key for the actor, or one naming another owner. */
+export class OwnerNotConfirmed extends Error {
+  constructor(readonly reason: 'no_owner_key' | 'another_owner') {
+    super(reason === 'no_owner_key' ? 'the actor has no owner key' : 'the actor has another owner');
+    this.name = 'OwnerNotConfirmed';
+  }
+}
 
 interface MailboxCommands {
   troupeMailboxNext(mailbox: string, drainer: string, count: string, appliedPrefix: string, wake: string, ttlMs: string): Promise<RawEntry[]>;
@@ -163,8 +191,8 @@ interface MailboxCommands {
   troupeMailboxLeave(mailbox: string, drainer: string, awaiting: string, count: string, appliedPrefix: string, actorId: string): Promise<RawEntry[]>;
   troupeMailboxAbandon(mailbox: string, drainer: string, awaiting: string, actorId: string): Promise<number>;
   troupeMailboxForgetIfEmpty(mailbox: string, awaiting: string, actorId: string): Promise<number>;
-  troupeMailboxPost(...keysAndArgs: string[]): Promise<[string, number]>;
-  troupeMailboxPostAdmitted(...keysAndArgs: string[]): Promise<[string, number] | AdmissionAnswer>;
+  troupeMailboxPost(...keysAndArgs: string[]): Promise<[string, number] | [OwnerRefusal]>;
+  troupeMailboxPostAdmitted(...keysAndArgs: string[]): Promise<[string, number] | [OwnerRefusal] | AdmissionAnswer>;
 }
 
 /** A drain that can be woken while it runs or lingers: its worker's wake channel and how long its drainer key lives. */
@@ -210,8 +238,8 @@ export class Mailboxes {
     redis.defineCommand('troupeMailboxFinish', { numberOfKeys: 7, lua: FINISH });
     redis.defineCommand('troupeMailboxLeave', { numberOfKeys: 3, lua: LEAVE });
     redis.defineCommand('troupeMailboxAbandon', { numberOfKeys: 3, lua: ABANDON });
-    redis.defineCommand('troupeMailboxPost', { numberOfKeys: 5, lua: POST });
-    redis.defineCommand('troupeMailboxPostAdmitted', { numberOfKeys: 7, lua: POST_ADMITTED });
+    redis.defineCommand('troupeMailboxPost', { numberOfKeys: 6, lua: POST });
+    redis.defineCommand('troupeMailboxPostAdmitted', { numberOfKeys: 8, lua: POST_ADMITTED });
     defineAdmission(redis);
     redis.defineCommand('troupeMailboxForgetIfEmpty', { numberOfKeys: 2, lua: FORGET_IF_EMPTY });
     this.commands = redis as RedisClient & MailboxCommands;
@@ -230,28 +258,42 @@ export class Mailboxes {
    * Appends the message; wakes the actor's running drain, or adds a drain job when there is none.
    * `replyOwner`: who may read the message's reply stream, recorded in the same step. `admission`: the
    * sender's limits, taken first (in the same script on one server, just before it on a cluster);
-   * throws AdmissionRefused, having posted nothing, when they refuse.
+   * throws AdmissionRefused, having posted nothing, when they refuse. `sender`: post only if the
+   * actor's owner key names this sender; otherwise throws OwnerNotConfirmed, having taken and posted
+   * nothing.
    */
-  async post(env: Envelope, replyOwner?: { ownerId: string; ttlSeconds: number }, admission?: Admission): Promise<{ entryId: string; drainJobAdded: boolean }> {
+  async post(env: Envelope, replyOwner?: { ownerId: string; ttlSeconds: number }, admission?: Admission, sender?: string): Promise<{ entryId: string; drainJobAdded: boolean }> {
     const { actor } = env;
     // The turn's finishing script writes the reply stream beside the mailbox: both in one partition.
     if ((replyOwner || env.replyStream) && this.names.partitionOfMessage(env.messageId) !== this.names.partitionOf(actor)) {
       throw new Error(`message ${env.messageId} expects a reply but was not minted in the partition of ${refKey(actor)} (use RedisNames.messageId)`);
     }
-    if (admission && this.cluster) await admit(this.redis, admission);
+    let check = sender ?? '';
+    if (admission && this.cluster) {
+      // The limits are a script of their own here, so the owner is read before they are taken.
+      if (sender !== undefined) {
+        const owner = await this.redis.get(this.names.owner(actor));
+        if (owner !== sender) throw new OwnerNotConfirmed(owner === null ? 'no_owner_key' : 'another_owner');
+        check = '';
+      }
+      await admit(this.redis, admission);
+    }
     const keys = [
       this.names.mailbox(actor),
       this.names.drainer(actor),
       this.names.awaitingDrainOf(actor),
       replyOwner ? this.names.replyOwner(env.messageId) : this.names.mailbox(actor),
       this.names.applied(actor, env.messageId),
+      this.names.owner(actor),
     ];
-    const args = [env.messageId, JSON.stringify(env), refKey(actor), actor.id, String(Date.now()), replyOwner?.ownerId ?? '', String(replyOwner?.ttlSeconds ?? 0)];
+    const args = [env.messageId, JSON.stringify(env), refKey(actor), actor.id, String(Date.now()), replyOwner?.ownerId ?? '', String(replyOwner?.ttlSeconds ?? 0), check];
     const answer =
       admission && !this.cluster
         ? await this.commands.troupeMailboxPostAdmitted(...keys, ...admissionKeys(admission), ...args, ...admissionArgs(admission))
         : await this.commands.troupeMailboxPost(...keys, ...args);
-    // A refusal answers {0, limit, ms}; a post answers {entry id, …}.
+    // A refusal answers {0, limit, ms} (the limits) or {-1} / {-2} (the owner); a post answers {entry id, …}.
+    if (answer[0] === -1) throw new OwnerNotConfirmed('no_owner_key');
+    if (answer[0] === -2) throw new OwnerNotConfirmed('another_owner');
     if (typeof answer[0] === 'number') settle(answer as AdmissionAnswer);
     const [entryId, needsJob] = answer as [string, number];
     if (needsJob === 1) await this.requestDrain(actor);

@@ -8,10 +8,10 @@ import { Queue } from 'bullmq';
 import { createRedisClient, type RedisClient } from '../../queues/redis-client.js';
 import type { Connection, Model } from 'mongoose';
 import { admit, defineAdmission, leaseOf, type Admission } from '../../queues/admission.js';
-import { envelope, refKey, type ActorRef } from '../../queues/envelope.js';
+import { envelope, refKey, type ActorRef, type Envelope } from '../../queues/envelope.js';
 import { hop, type Hop } from '../../queues/hop-trace.js';
 import { RedisNames } from '../../queues/keys.js';
-import { Mailboxes } from '../../queues/mailbox.js';
+import { Mailboxes, OwnerNotConfirmed } from '../../queues/mailbox.js';
 import { readAll, REPLY_STREAM_TTL_SECONDS, type ReplyEvent } from '../../queues/reply-stream.js';
 import { ReplyReader } from '../../queues/reply-reader.js';
 import { ReplyNotifications } from '../../queues/reply-notifications.js';
@@ -59,7 +59,6 @@ export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 const OWNER_CACHE_TTL_SECONDS = 24 * 60 * 60;
 /** A message's poster follows its reply right away; past this, a follower reads the stream instead. */
 export const NOTIFIED_FOLLOW_WINDOW_MS = 60_000;
-export const OWNERS_KEPT = 100_000;
 
 export class ActorClient {
   private readonly kindsByName: Map<string, AnyKind>;
@@ -71,8 +70,6 @@ export class ActorClient {
   readonly batches: Batches;
   private readonly reader: ReplyReader;
   private readonly notifications: ReplyNotifications;
-  /** Owners of actors this process has seen (they never change); the oldest are dropped past OWNERS_KEPT. */
-  private readonly owners = new Map<string, string>();
   /** Reply streams of messages this process posted with `notify`, not yet followed (stream -> when posted). */
   private readonly notified = new Map<string, number>();
 
@@ -123,22 +120,21 @@ export class ActorClient {
 
   /**
    * The actor's owner, or undefined if it has never received a message. Owners never change, so once
-   * known an owner is cached here and in Redis (for other gateways).
+   * known an owner is cached in Redis (the actor's owner key, which a post checks in its own script).
    */
   async ownerOf(actor: ActorRef): Promise<string | undefined> {
-    const key = refKey(actor);
-    const known = this.owners.get(key);
-    if (known !== undefined) return known;
     let owner = (await this.redis.get(this.names.owner(actor))) ?? undefined;
     if (owner === undefined) {
-      owner = (await this.actors.findOne({ _id: key }, { ownerId: 1 }).lean().exec())?.ownerId;
+      owner = (await this.actors.findOne({ _id: refKey(actor) }, { ownerId: 1 }).lean().exec())?.ownerId;
       if (owner !== undefined) await this.redis.set(this.names.owner(actor), owner, 'EX', OWNER_CACHE_TTL_SECONDS);
     }
-    if (owner !== undefined) {
-      this.owners.set(key, owner);
-      if (this.owners.size > OWNERS_KEPT) this.owners.delete(this.owners.keys().next().value!);
-    }
     return owner;
+  }
+
+  /** Throws not_found unless `ownerId` owns the actor or nobody does yet. */
+  private async confirmOwner(actor: ActorRef, ownerId: string): Promise<void> {
+    const owner = await this.ownerOf(actor);
+    if (owner !== undefined && owner !== ownerId) throw new RuntimeError('not_found', `${actor.kind} ${actor.id} not found`);
   }
 
   /** Reads an actor's committed state for its owner (404 for anyone else, and for shared kinds); the initial state while its first message waits. */
@@ -192,12 +188,15 @@ export class ActorClient {
       const first = await this.redis.get(this.names.idempotency(input.ownerId, input.idempotencyKey));
       if (first) return { messageId: first, replyStream: this.names.replies(first), duplicate: true };
     }
-    if (kind.stateful) {
-      const owner = kind.access === 'shared' ? undefined : await this.ownerOf(input.actor);
-      if (owner !== undefined && owner !== input.ownerId) throw new RuntimeError('not_found', `${input.actor.kind} ${input.actor.id} not found`);
-      if (kind.doubleTexting === 'reject' && (await this.mailboxes.pending(input.actor)) > 0) {
-        throw new RuntimeError('conflict', `${input.actor.kind} ${input.actor.id} is busy with an earlier message`);
-      }
+    // An owned actor's post checks its owner key in the posting script itself. Checked before instead
+    // when something is settled first that a refusal must not leave behind (an idempotency key's claim)
+    // or when a busy actor must be told apart from someone else's.
+    const sender = kind.stateful && kind.access !== 'shared' ? input.ownerId : undefined;
+    const rejectsWhileBusy = kind.stateful && kind.doubleTexting === 'reject';
+    const ownerFirst = sender !== undefined && (input.idempotencyKey !== undefined || rejectsWhileBusy);
+    if (ownerFirst) await this.confirmOwner(input.actor, sender);
+    if (rejectsWhileBusy && (await this.mailboxes.pending(input.actor)) > 0) {
+      throw new RuntimeError('conflict', `${input.actor.kind} ${input.actor.id} is busy with an earlier message`);
     }
     // A reply stream lives in its actor's partition, beside the mailbox the turn finishes in.
     const messageId = kind.stateful ? this.names.messageId(input.actor) : randomUUID();
@@ -225,7 +224,7 @@ export class ActorClient {
       trace: input.trace && [...input.trace, hop('posting')],
     });
     const replyOwner = { ownerId: input.ownerId, ttlSeconds: REPLY_STREAM_TTL_SECONDS };
-    if (kind.stateful) await this.mailboxes.post(env, replyOwner, admitFirst ? undefined : input.admission);
+    if (kind.stateful) await this.postToMailbox(env, replyOwner, admitFirst ? undefined : input.admission, ownerFirst ? undefined : sender);
     else {
       // Same connection, same tick: the owner record and the job leave in one write, in order.
       const owner = this.redis.set(this.names.replyOwner(messageId), input.ownerId, 'EX', REPLY_STREAM_TTL_SECONDS);
@@ -233,6 +232,22 @@ export class ActorClient {
     }
     if (notify) this.rememberNotified(env.replyStream!);
     return { messageId, replyStream: env.replyStream!, duplicate: false };
+  }
+
+  /**
+   * Posts to the actor's mailbox, checking there that `sender` owns it. Without an owner key, MongoDB
+   * says who owns the actor (and the key is written back for the next post); an actor nobody owns yet
+   * is posted to unchecked.
+   */
+  private async postToMailbox(env: Envelope, replyOwner: { ownerId: string; ttlSeconds: number }, admission: Admission | undefined, sender: string | undefined): Promise<void> {
+    try {
+      await this.mailboxes.post(env, replyOwner, admission, sender);
+    } catch (err) {
+      if (!(err instanceof OwnerNotConfirmed)) throw err;
+      if (err.reason === 'another_owner') throw new RuntimeError('not_found', `${env.actor.kind} ${env.actor.id} not found`);
+      await this.confirmOwner(env.actor, sender!);
+      await this.mailboxes.post(env, replyOwner, admission);
+    }
   }
 
   /** Enqueues many messages as one batch; progress is counted as each one finishes. */

@@ -34,7 +34,7 @@ import { LivenessRegistry } from '../../queues/liveness-registry.js';
 import { Mailboxes } from '../../queues/mailbox.js';
 import { Takeover } from '../../queues/takeover.js';
 import { REPLY_STREAM_TTL_SECONDS } from '../../queues/reply-stream.js';
-import { NOTIFIED_FOLLOW_WINDOW_MS, OWNERS_KEPT } from '../../actors/runtime/client.js';
+import { NOTIFIED_FOLLOW_WINDOW_MS } from '../../actors/runtime/client.js';
 import { POSTED_KEPT_MS } from '../../gateway/reset-aware-client.js';
 import { UNCLAIMED_MAX, UNCLAIMED_MS } from '../../queues/reply-notifications.js';
 import { inspectorUrl, memoryAfterGc } from './inspector-session.js';
@@ -465,7 +465,6 @@ function perActorCaches(residents: ResidentBounds) {
     { process: 'worker', cache: 'DrainWakeups.waiting (queues/drain-wakeups.ts)', holds: 'lingering drains', bound: DEFAULT_ACTOR_CONCURRENCY, by: `drain slots per kind, each for at most DRAIN_LINGER_MS = ${DRAIN_LINGER_MS} ms` },
     { process: 'worker', cache: 'DrainWakeups.early (queues/drain-wakeups.ts)', holds: 'wake-ups heard while no drain of the actor waited', bound: 10_000, by: 'count, and each kept 1 s' },
     { process: 'worker', cache: 'TurnCancels.running (queues/turn-cancels.ts)', holds: 'running turns of kinds with cancel routes', bound: DEFAULT_ACTOR_CONCURRENCY, by: 'drain slots per kind' },
-    { process: 'gateway', cache: 'ActorClient.owners (actors/runtime/client.ts)', holds: 'owner id of every actor this gateway has sent to', bound: OWNERS_KEPT, by: 'count (OWNERS_KEPT), oldest dropped' },
     { process: 'gateway', cache: 'ActorClient.notified', holds: 'reply streams posted and not yet followed', bound: null, by: `time: ${NOTIFIED_FOLLOW_WINDOW_MS} ms (NOTIFIED_FOLLOW_WINDOW_MS)` },
     { process: 'gateway', cache: 'ResetAwareActorClient.posted (gateway/reset-aware-client.ts)', holds: 'messages posted, for a broker reset', bound: null, by: `time: ${POSTED_KEPT_MS} ms (POSTED_KEPT_MS), pruned on the next send` },
     {

@@ -173,6 +173,70 @@ describe('actor runtime (in-process worker, real Redis, embedded Mongo)', functi
     }
   });
 
+  it('checks the owner in the posting script: another user posts nothing and takes no limit; without the owner key MongoDB decides and the key comes back', async function () {
+    const actor = { kind: 'counter', id: `${run}-owned` };
+    const redis = createRedisClient(REDIS_URL);
+    try {
+      const first = await client.send({ actor, ownerId: 'u1', type: 'add', payload: { n: 1 } });
+      await events(first.replyStream);
+      expect(await redis.get(names.owner(actor))).to.equal('u1');
+      const admission = (user: string) => ({
+        leaseKey: `${names.prefix}:test-lease:{${user}}`,
+        rateKey: `${names.prefix}:test-rate:{${user}}`,
+        leaseId: `lease-${user}`,
+        cap: 5,
+        leaseTtlMs: 60_000,
+        ratePoints: 100,
+        windowMs: 60_000,
+        points: 1,
+      });
+      const refused = async (send: () => Promise<unknown>) => {
+        try {
+          await send();
+        } catch (e) {
+          return e;
+        }
+        return expect.fail('another user posted to the actor');
+      };
+      // The owner key names u1: refused by the script itself, before the limits.
+      expect(await refused(() => client.send({ actor, ownerId: 'u2', type: 'add', payload: { n: 10 }, admission: admission('u2') }))).to.have.property('code', 'not_found');
+      expect(await redis.zcard(admission('u2').leaseKey)).to.equal(0);
+      expect(await redis.exists(admission('u2').rateKey)).to.equal(0);
+      // Without the key (expired, say): MongoDB names the owner and the key is written back.
+      await redis.del(names.owner(actor));
+      expect(await refused(() => client.send({ actor, ownerId: 'u2', type: 'add', payload: { n: 10 }, admission: admission('u2') }))).to.have.property('code', 'not_found');
+      expect(await redis.get(names.owner(actor))).to.equal('u1');
+      expect(await redis.zcard(admission('u2').leaseKey)).to.equal(0);
+      await redis.del(names.owner(actor));
+      const second = await client.send({ actor, ownerId: 'u1', type: 'add', payload: { n: 1 } });
+      expect(await events(second.replyStream)).to.deep.equal([
+        ['reply', { count: 2 }],
+        ['done', { messageId: second.messageId }],
+      ]);
+      expect(await redis.get(names.owner(actor))).to.equal('u1');
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('leaves no idempotency claim behind when another user’s message is refused', async function () {
+    const actor = { kind: 'counter', id: `${run}-owned-idem` };
+    const first = await client.send({ actor, ownerId: 'u1', type: 'add', payload: { n: 1 } });
+    await events(first.replyStream);
+    try {
+      await client.send({ actor, ownerId: 'u2', type: 'add', payload: { n: 1 }, idempotencyKey: 'k-1' });
+      expect.fail('another user posted to the actor');
+    } catch (e) {
+      expect(e).to.have.property('code', 'not_found');
+    }
+    const own = await client.send({ actor: { kind: 'counter', id: `${run}-u2-own` }, ownerId: 'u2', type: 'add', payload: { n: 3 }, idempotencyKey: 'k-1' });
+    expect(own.duplicate).to.equal(false);
+    expect(await events(own.replyStream)).to.deep.equal([
+      ['reply', { count: 3 }],
+      ['done', { messageId: own.messageId }],
+    ]);
+  });
+
   it('delivers ctx.send after commit and ctx.schedule later', async function () {
     const from = { kind: 'counter', id: `${run}-from` };
     const to = { kind: 'counter', id: `${run}-to` };
