@@ -176,9 +176,16 @@ type RawEntry = [string, string | null, string | null, number];
 /** OWNER_CHECK's refusals: -1 no owner key, -2 another owner. */
 type OwnerRefusal = -1 | -2;
 
-/** A post that named its sender found no owner key for the actor, or one naming another owner. */
+/**
+ * A post that named its sender found no owner key for the actor, or one naming another owner. Nothing
+ * was posted and no lease is held; `rateTaken`: the admission's rate point was taken before (on a
+ * cluster, where the limits are a script of their own), so a second try must not take it again.
+ */
 export class OwnerNotConfirmed extends Error {
-  constructor(readonly reason: 'no_owner_key' | 'another_owner') {
+  constructor(
+    readonly reason: 'no_owner_key' | 'another_owner',
+    readonly rateTaken = false,
+  ) {
     super(reason === 'no_owner_key' ? 'the actor has no owner key' : 'the actor has another owner');
     this.name = 'OwnerNotConfirmed';
   }
@@ -259,8 +266,8 @@ export class Mailboxes {
    * `replyOwner`: who may read the message's reply stream, recorded in the same step. `admission`: the
    * sender's limits, taken first (in the same script on one server, just before it on a cluster);
    * throws AdmissionRefused, having posted nothing, when they refuse. `sender`: post only if the
-   * actor's owner key names this sender; otherwise throws OwnerNotConfirmed, having taken and posted
-   * nothing.
+   * actor's owner key names this sender; otherwise throws OwnerNotConfirmed, having posted nothing and
+   * holding no lease (on a cluster the rate point stays taken: the limits ran first, in their own slot).
    */
   async post(env: Envelope, replyOwner?: { ownerId: string; ttlSeconds: number }, admission?: Admission, sender?: string): Promise<{ entryId: string; drainJobAdded: boolean }> {
     const { actor } = env;
@@ -268,16 +275,8 @@ export class Mailboxes {
     if ((replyOwner || env.replyStream) && this.names.partitionOfMessage(env.messageId) !== this.names.partitionOf(actor)) {
       throw new Error(`message ${env.messageId} expects a reply but was not minted in the partition of ${refKey(actor)} (use RedisNames.messageId)`);
     }
-    let check = sender ?? '';
-    if (admission && this.cluster) {
-      // The limits are a script of their own here, so the owner is read before they are taken.
-      if (sender !== undefined) {
-        const owner = await this.redis.get(this.names.owner(actor));
-        if (owner !== sender) throw new OwnerNotConfirmed(owner === null ? 'no_owner_key' : 'another_owner');
-        check = '';
-      }
-      await admit(this.redis, admission);
-    }
+    const admittedApart = admission !== undefined && this.cluster;
+    if (admittedApart) await admit(this.redis, admission);
     const keys = [
       this.names.mailbox(actor),
       this.names.drainer(actor),
@@ -286,14 +285,17 @@ export class Mailboxes {
       this.names.applied(actor, env.messageId),
       this.names.owner(actor),
     ];
-    const args = [env.messageId, JSON.stringify(env), refKey(actor), actor.id, String(Date.now()), replyOwner?.ownerId ?? '', String(replyOwner?.ttlSeconds ?? 0), check];
+    const args = [env.messageId, JSON.stringify(env), refKey(actor), actor.id, String(Date.now()), replyOwner?.ownerId ?? '', String(replyOwner?.ttlSeconds ?? 0), sender ?? ''];
     const answer =
-      admission && !this.cluster
+      admission && !admittedApart
         ? await this.commands.troupeMailboxPostAdmitted(...keys, ...admissionKeys(admission), ...args, ...admissionArgs(admission))
         : await this.commands.troupeMailboxPost(...keys, ...args);
     // A refusal answers {0, limit, ms} (the limits) or {-1} / {-2} (the owner); a post answers {entry id, …}.
-    if (answer[0] === -1) throw new OwnerNotConfirmed('no_owner_key');
-    if (answer[0] === -2) throw new OwnerNotConfirmed('another_owner');
+    if (answer[0] === -1 || answer[0] === -2) {
+      // The lease is the one limit a refused post must give back (the rate point is spent, as a request).
+      if (admittedApart && admission.leaseId !== '') await this.redis.zrem(admission.leaseKey, admission.leaseId);
+      throw new OwnerNotConfirmed(answer[0] === -1 ? 'no_owner_key' : 'another_owner', admittedApart && admission.ratePoints > 0);
+    }
     if (typeof answer[0] === 'number') settle(answer as AdmissionAnswer);
     const [entryId, needsJob] = answer as [string, number];
     if (needsJob === 1) await this.requestDrain(actor);

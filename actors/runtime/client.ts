@@ -246,7 +246,8 @@ export class ActorClient {
       if (!(err instanceof OwnerNotConfirmed)) throw err;
       if (err.reason === 'another_owner') throw new RuntimeError('not_found', `${env.actor.kind} ${env.actor.id} not found`);
       await this.confirmOwner(env.actor, sender!);
-      await this.mailboxes.post(env, replyOwner, admission);
+      // The rate point was spent by the first try (on a cluster): this one takes the lease only.
+      await this.mailboxes.post(env, replyOwner, admission && err.rateTaken ? { ...admission, ratePoints: 0 } : admission);
     }
   }
 
