@@ -20,19 +20,25 @@ export function useNumberKeys(count: number, onPick: (index: number) => void): s
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const pickRef = useRef(onPick);
   pickRef.current = onPick;
+  // Set as the component renders, read at each key: a listener added in an effect (after paint) would
+  // act on the count of an earlier render for a moment, and drop a key pressed right after a re-render.
+  const countRef = useRef(count);
+  countRef.current = count;
+
+  const reset = () => {
+    clearTimeout(timer.current);
+    typedRef.current = '';
+    setTyped('');
+  };
 
   useEffect(() => {
-    const reset = () => {
-      clearTimeout(timer.current);
-      typedRef.current = '';
-      setTyped('');
-    };
     const pick = (text: string) => {
       reset();
       const index = Number(text);
-      if (index >= 1 && index <= count) pickRef.current(index);
+      if (index >= 1 && index <= countRef.current) pickRef.current(index);
     };
     const onKey = (event: KeyboardEvent) => {
+      const count = countRef.current;
       if (count === 0 || event.ctrlKey || event.metaKey || event.altKey || typingIntoField(event.target)) return;
       if (event.key === 'Enter' && typedRef.current) {
         event.preventDefault();
@@ -58,7 +64,10 @@ export function useNumberKeys(count: number, onPick: (index: number) => void): s
       removeEventListener('keydown', onKey);
       reset();
     };
-  }, [count]);
+  }, []);
+
+  // Digits typed toward a list that has since changed are dropped.
+  useEffect(() => reset, [count]);
 
   return typed;
 }
