@@ -625,6 +625,8 @@ async function touchStep(target: LoadTarget, meters: Meters, actors: number) {
   return { ...loadFigures(touch.value), mongo: mongoPerMessage(touch.work, actors) };
 }
 
+type Touch = Awaited<ReturnType<typeof touchStep>>;
+
 interface TimedRound {
   figures: ReturnType<typeof loadFigures> & { cpu_ms_per_msg: Record<string, number> };
   calls: Map<string, number>;
@@ -666,7 +668,7 @@ function sumWork(rounds: TimedRound[]): MongoWork {
  * same shape (untimed), and MONITOR with no load, to net the sample's timer traffic out (measured per
  * step: the heartbeat's SCAN grows with the keyspace).
  */
-async function finishStep(target: LoadTarget, meters: Meters, actors: number, touch: Awaited<ReturnType<typeof touchStep>>, rounds: TimedRound[], monitorMessages: number) {
+async function finishStep(target: LoadTarget, meters: Meters, actors: number, touch: Touch, rounds: TimedRound[], monitorMessages: number) {
   const { logger } = target;
   const messages = rounds.reduce((sum, r) => sum + r.figures.messages, 0);
   logger.info({ actors, messages: monitorMessages }, 'MONITOR sample');
@@ -795,7 +797,7 @@ export async function runRuntimeGrowthBench({
     const workerBefore = await memoryAtRest(probes.worker, memorySampleMs);
     const gatewayBefore = await memoryAtRest(probes.gateway, memorySampleMs);
 
-    const touches = new Map<number, Awaited<ReturnType<typeof touchStep>>>();
+    const touches = new Map<number, Touch>();
     for (const actors of actorCounts) touches.set(actors, await touchStep(target, meters, actors));
     // Rounds interleave the steps, so a drift of this shared machine's speed over the minutes of the run lands on every step alike.
     const timed = new Map<number, TimedRound[]>(actorCounts.map((n) => [n, []]));

@@ -60,13 +60,10 @@ export function useNumberKeys(count: number, onPick: (index: number) => void): s
       }
     };
     addEventListener('keydown', onKey);
-    return () => {
-      removeEventListener('keydown', onKey);
-      reset();
-    };
+    return () => removeEventListener('keydown', onKey);
   }, []);
 
-  // Digits typed toward a list that has since changed are dropped.
+  // Digits typed toward a list that has since changed, or one no longer shown, are dropped.
   useEffect(() => reset, [count]);
 
   return typed;
