@@ -36,6 +36,7 @@ export interface GatewayDependencies {
   /**
    * The extension point for authenticated routes (actor routes, MCP): mounted behind the API-key
    * check, which sets `ctx.state.user`. Unknown paths still answer 404, without asking for a key.
+   * Tried in order: the busiest first.
    */
   routers?: ReadonlyArray<Router<GatewayState>>;
   /** The built web client served at `/` (scripts/web-build.ts); undefined: `/` says to build it. */
@@ -47,8 +48,8 @@ export interface GatewayDependencies {
 /**
  * The gateway's Koa app. Everything it talks to is passed in, so tests can wire fakes or real servers.
  *
- * Order: request id + logging -> error body -> CORS -> metrics -> JSON body -> public routes
- * (/healthz, /readyz, /metrics, POST /auth/login, the web client) -> API key -> `routers`.
+ * Order: request id + logging -> error body -> CORS -> metrics -> JSON body -> API key -> `routers`
+ * -> public routes (/healthz, /readyz, /metrics, POST /auth/login, the web client).
  */
 export function createGatewayApp(deps: GatewayDependencies): Koa<GatewayState> {
   const { logger, readinessChecks, readinessTimeoutMs, users, routers = [] } = deps;
@@ -68,26 +69,32 @@ export function createGatewayApp(deps: GatewayDependencies): Koa<GatewayState> {
   app.use(metrics.httpMiddleware());
   app.use(jsonBody({ limitBytes: deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES, rawBodyPaths: deps.rawBodyPaths }));
 
-  const publicRoutes: Router<GatewayState>[] = [
-    createHealthRouter({ readinessChecks, checkTimeoutMs: readinessTimeoutMs }),
-    createMetricsRouter(metrics, { token: deps.metricsToken }),
-  ];
-  if (users) publicRoutes.push(createLoginRouter(users), createWebClientRouter(deps.webClientDir));
-  publicRoutes.push(...(deps.publicRouters ?? []));
-  for (const router of publicRoutes) {
+  const mount = (router: Router<GatewayState>) => {
     app.use(router.routes());
     app.use(router.allowedMethods());
+  };
+  if (users) {
+    // Each router behind its own key check: @koa/router runs `use` middleware only when one of its
+    // routes matches, so the key is checked for every authenticated route and an unknown path stays a
+    // plain 404. Mounted apart and ahead of the public routes (no path is in both), so a message is
+    // matched against its own router's few routes: @koa/router allocates for every route it tries
+    // (a debug call each), and under load the gateway's GC pauses (its p99) pay for that.
+    const checkKey = requireApiKey(users);
+    for (const router of routers) {
+      const guarded = new Router<GatewayState>();
+      guarded.use(checkKey);
+      guarded.use(router.routes());
+      mount(guarded);
+    }
   }
 
-  if (users && routers.length > 0) {
-    // @koa/router runs `use` middleware only when one of its routes matches, so the key is checked
-    // for every authenticated route and an unknown path stays a plain 404.
-    const authenticated = new Router<GatewayState>();
-    authenticated.use(requireApiKey(users));
-    for (const router of routers) authenticated.use(router.routes());
-    app.use(authenticated.routes());
-    app.use(authenticated.allowedMethods());
+  mount(createHealthRouter({ readinessChecks, checkTimeoutMs: readinessTimeoutMs }));
+  mount(createMetricsRouter(metrics, { token: deps.metricsToken }));
+  if (users) {
+    mount(createLoginRouter(users));
+    mount(createWebClientRouter(deps.webClientDir));
   }
+  for (const router of deps.publicRouters ?? []) mount(router);
 
   return app;
 }

@@ -80,7 +80,7 @@ export async function serveGateway({ config, logger, redis, redisUrl, mongo, kin
     readinessChecks: { redis: redisReadinessCheck(redis), mongo: mongoReadinessCheck(mongo), workers: workersReadinessCheck(client) },
     users,
     metrics,
-    routers: [actorRoutes, contractRoutes, createAccountRouter({ users, limits, kinds }), mcp.router],
+    routers: [actorRoutes, mcp.router, contractRoutes, createAccountRouter({ users, limits, kinds })],
     rawBodyPaths: [...uploadPaths(kinds), WEBHOOK_PATH],
     publicRouters: [webhooks, admin.router, createApiDocsRouter(kinds)],
     webClientDir,
