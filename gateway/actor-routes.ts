@@ -18,12 +18,11 @@ import { ActorId, ActorKindName, type ActorRef } from '../queues/envelope.js';
 import type { ActorClient } from '../actors/runtime/client.js';
 import { RuntimeError } from '../actors/runtime/runtime-error.js';
 import type { AnyKind } from '../actors/runtime/contract.js';
-import type { ReplyEvent } from '../queues/reply-stream.js';
 import { failureError } from './actor-call.js';
 import { ApiError } from './error-response.js';
 import type { UserLimits } from './limits.js';
 import type { HopTracer } from './hop-tracer.js';
-import { lastEventIdOf, streamEvents } from './sse.js';
+import { lastEventIdOf, streamEvents, type OutgoingEvent } from './sse.js';
 import type { GatewayState } from './state.js';
 
 export interface ActorRoutesDeps {
@@ -130,19 +129,13 @@ export function createActorRouter(deps: ActorRoutesDeps): Router<GatewayState> {
 
   async function answer(ctx: Context & { state: GatewayState }, kind: string, stream: string, started: number) {
     // Only answered messages count: a client that left or a reply timeout saw no final event.
-    const observeFinal = (event: ReplyEvent | undefined) => {
+    const observeFinal = (event: OutgoingEvent | undefined) => {
       if (event) deps.tracer?.heard(kind, event);
       if (event?.event === 'done' || event?.event === 'error') deps.observeReply?.(kind, (Date.now() - started) / 1000, event.event === 'error' ? 'error' : 'reply');
     };
     if (wantsStream(ctx)) {
       const lastEventId = lastEventIdOf(ctx);
-      await streamEvents(ctx, async function* (signal) {
-        // Observed before yielding: the stream stops iterating at the final event.
-        for await (const e of client.replies(stream, { lastEventId, signal })) {
-          observeFinal(e);
-          yield e;
-        }
-      });
+      await streamEvents(ctx, (signal) => client.replies(stream, { lastEventId, signal }), { onEvent: observeFinal });
       return;
     }
     const signal = disconnectSignal(ctx);

@@ -18,7 +18,7 @@ export class HopTracer {
   }
 
   /** Logs the path of a traced message when its `done` event is heard (untraced events are ignored). */
-  heard(kind: string, event: ReplyEvent): void {
+  heard(kind: string, event: Pick<ReplyEvent, 'event' | 'data'>): void {
     if (event.event !== 'done' || typeof event.data !== 'object' || event.data === null) return;
     const { messageId, trace } = event.data as { messageId?: unknown; trace?: unknown };
     const parsed = HopTrace.safeParse(trace);

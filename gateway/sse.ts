@@ -60,6 +60,8 @@ export interface StreamEventsOptions {
   /** Interval of `: heartbeat` comments (ms); 0 turns them off. */
   heartbeatMs?: number;
   logger?: Logger;
+  /** Told of each event as it is written (terminal ones included), e.g. to time a reply. */
+  onEvent?: (event: OutgoingEvent) => void;
 }
 
 /**
@@ -195,7 +197,8 @@ export async function streamEvents(
     if (!writer.writableFinished) writer.destroy();
   });
 
-  const logger = options.logger ?? (ctx.state as { logger?: Logger }).logger;
+  // Looked up only when there is something to log: the request's logger is made on first use.
+  const logger = () => options.logger ?? (ctx.state as { logger?: Logger }).logger;
   const cap = sendBufferCapOf(ctx);
   const meter = new SendBufferMeter(res.socket);
   let dropped = false;
@@ -206,7 +209,7 @@ export async function streamEvents(
     if (queued <= cap) return false;
     dropped = true;
     // The path names the stream (a message, batch or feed); ids and paths only, never headers.
-    logger?.warn({ requestId: (ctx.state as { requestId?: string }).requestId, stream: ctx.path, queuedBytes: queued, capBytes: cap }, 'SSE client too far behind: dropped (it resumes with Last-Event-ID)');
+    logger()?.warn({ requestId: (ctx.state as { requestId?: string }).requestId, stream: ctx.path, queuedBytes: queued, capBytes: cap }, 'SSE client too far behind: dropped (it resumes with Last-Event-ID)');
     res.destroy();
     return true;
   };
@@ -227,7 +230,7 @@ export async function streamEvents(
     writer.send(frame);
     meter.add(frame);
   };
-  const finished = pump(writer, res, source, stop.signal, logger, observer, send, tooFarBehind, release)
+  const finished = pump(writer, res, source, stop.signal, logger, observer, send, tooFarBehind, release, options.onEvent)
     .then((end): StreamEnd => {
       if (dropped) return 'dropped';
       // Stopped by the caller (e.g. shutdown) with the client still there: end without a terminal event,
@@ -248,16 +251,18 @@ async function pump(
   res: Context['res'],
   events: EventSource,
   signal: AbortSignal,
-  logger: Logger | undefined,
+  logger: () => Logger | undefined,
   observer: EventStreamObserver | undefined,
   send: (frame: SseFrame) => void,
   tooFarBehind: () => boolean,
   releaseOpening: () => void,
+  onEvent: ((event: OutgoingEvent) => void) | undefined,
 ): Promise<StreamEnd | 'stopped'> {
   try {
     for await (const event of events) {
       if (signal.aborted) return 'stopped';
       releaseOpening();
+      onEvent?.(event);
       const appendedAt = observer ? appendedAtMs(event.id) : undefined;
       if (TERMINAL_EVENTS.has(event.event)) {
         writer.sendEnd(frameOf(event));
@@ -275,7 +280,7 @@ async function pump(
     return 'source_ended';
   } catch (thrown) {
     if (signal.aborted) return 'stopped';
-    logger?.error({ err: thrown }, 'event stream failed');
+    logger()?.error({ err: thrown }, 'event stream failed');
     writer.sendEnd(frameOf(errorEventOf(thrown)));
     return 'source_failed';
   }
