@@ -161,11 +161,14 @@ export async function streamEvents(
   if (!writer) throw new ApiError(500, 'internal_server_error', 'the event stream could not be opened');
 
   // One controller per stream (each costs allocations the GC feels under load): the client leaving or
-  // the caller's signal aborts it; `clientLeft` tells the two apart.
+  // the caller's signal aborts it; `clientLeft` tells the two apart. No listener of the stream's is
+  // left on either signal once it ends: one on a long-lived caller's signal would pile up, and one on
+  // `stop` would keep the request's objects reachable for as long as the signal lives.
   const stop = new AbortController();
   let clientLeft = false;
+  const stopOnCallerAbort = () => stop.abort(STOPPED);
   if (options.signal?.aborted) stop.abort(STOPPED);
-  else options.signal?.addEventListener('abort', () => stop.abort(STOPPED), { once: true });
+  else options.signal?.addEventListener('abort', stopOnCallerAbort, { once: true });
   const { res } = ctx;
   ctx.respond = false;
   // No flushHeaders(): the writer's opening `:ok` comment is already queued, and the headers leave in
@@ -193,6 +196,7 @@ export async function streamEvents(
   res.once('close', () => {
     observer?.closed();
     clientLeft = true;
+    clearInterval(heartbeat);
     stop.abort(CLIENT_GONE);
     if (!writer.writableFinished) writer.destroy();
   });
@@ -223,7 +227,6 @@ export async function streamEvents(
   };
   const heartbeat = heartbeatMs > 0 ? setInterval(beat, Math.min(heartbeatMs, MAX_TIMER_DELAY_MS)) : undefined;
   heartbeat?.unref();
-  stop.signal.addEventListener('abort', () => clearInterval(heartbeat), { once: true });
 
   const source = typeof events === 'function' ? events(stop.signal) : events;
   const send = (frame: SseFrame) => {
@@ -241,6 +244,7 @@ export async function streamEvents(
     .finally(() => {
       clearInterval(heartbeat);
       clearTimeout(openingTimer);
+      options.signal?.removeEventListener('abort', stopOnCallerAbort);
     });
   return { finished };
 }

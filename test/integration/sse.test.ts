@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { getEventListeners } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import Router from '@koa/router';
@@ -186,6 +187,15 @@ describe('SSE writer (gateway/sse.ts) end to end: real Redis, workers, Koa, even
     for await (const item of connection.items) rest.push(item);
     expect(rest).to.deep.equal([{ kind: 'comment', text: 'closing' }]);
     expect(await observed.get(messageId)!.finished).to.equal('stopped');
+  });
+
+  it('leaves no listener on the caller\'s signal once the stream has ended (a long-lived signal would collect them)', async function () {
+    const sent = await echo('one listener');
+    const connection = await openSse(`${server.url}/stoppable/${sent.messageId}`);
+    const received = await withDeadline(readEvents(connection), 20_000, 'the stream to end after done');
+    expect(received.at(-1)?.event).to.equal('done');
+    expect(await observed.get(sent.messageId)!.finished).to.equal('terminal');
+    expect(getEventListeners(stoppers.get(sent.messageId)!.signal, 'abort')).to.have.length(0);
   });
 
   it('turns an error thrown mid-stream into a terminal error event (ApiError as is, faults opaque)', async function () {
