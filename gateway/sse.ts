@@ -166,6 +166,7 @@ export async function streamEvents(
   // `stop` would keep the request's objects reachable for as long as the signal lives.
   const stop = new AbortController();
   let clientLeft = false;
+  let pumped = false;
   const stopOnCallerAbort = () => stop.abort(STOPPED);
   if (options.signal?.aborted) stop.abort(STOPPED);
   else options.signal?.addEventListener('abort', stopOnCallerAbort, { once: true });
@@ -197,7 +198,8 @@ export async function streamEvents(
     observer?.closed();
     clientLeft = true;
     clearInterval(heartbeat);
-    stop.abort(CLIENT_GONE);
+    // After a terminal event nothing reads the source any more: an abort would only cost an event.
+    if (!pumped) stop.abort(CLIENT_GONE);
     if (!writer.writableFinished) writer.destroy();
   });
 
@@ -235,6 +237,7 @@ export async function streamEvents(
   };
   const finished = pump(writer, res, source, stop.signal, logger, observer, send, tooFarBehind, release, options.onEvent)
     .then((end): StreamEnd => {
+      pumped = true;
       if (dropped) return 'dropped';
       // Stopped by the caller (e.g. shutdown) with the client still there: end without a terminal event,
       // so an EventSource reconnects with Last-Event-ID (to this or another gateway) and loses nothing.
