@@ -1,7 +1,6 @@
 /** Types for koa-sse-stream 0.2.0 (CommonJS, ships none), limited to what gateway/sse.ts uses. */
 declare module 'koa-sse-stream' {
   import type { Transform } from 'node:stream';
-  import type { Middleware } from 'koa';
 
   /** One frame. `data` must be a string: the library's object branch writes `[object Object]`. */
   export interface SseFrame {
@@ -11,7 +10,7 @@ declare module 'koa-sse-stream' {
     data?: string;
   }
 
-  /** The response stream the middleware puts on `ctx.sse` (readable side: SSE text). */
+  /** The library's response stream (readable side: SSE text). */
   export interface SseWriter extends Transform {
     /** A string starting with `:` is written as a comment line. */
     send(frame: string | SseFrame): void;
@@ -19,14 +18,16 @@ declare module 'koa-sse-stream' {
     sendEnd(frame?: string | SseFrame): void;
     ended: boolean;
   }
+}
 
-  export interface SseOptions {
-    maxClients?: number;
-    /** Interval of the library's global ping timer (ms). */
-    pingInterval?: number;
-    closeEvent?: string;
-    matchQuery?: string;
-  }
+/**
+ * The library's writer class, used without its middleware (see gateway/sse.ts). Its constructor sets the
+ * SSE response headers on `ctx` and queues an `:ok` comment.
+ */
+declare module 'koa-sse-stream/lib/sse.js' {
+  import type { Context } from 'koa';
+  import type { SseWriter } from 'koa-sse-stream';
 
-  export default function sse(options?: SseOptions): Middleware;
+  const SseTransform: new (ctx: Context) => SseWriter;
+  export default SseTransform;
 }

@@ -234,7 +234,7 @@ describe('koa-sse-stream containment (child process)', function () {
       const lines = stdout.trim().split('\n');
       expect(lines, 'stdout holds only the report line').to.have.length(1);
       const report = JSON.parse(lines[0]) as { timersBefore: number; timersAfter: number; finished: number[]; endings: string[] };
-      expect(report.timersAfter, 'timers left by the middleware factory').to.equal(report.timersBefore);
+      expect(report.timersAfter, 'timers left once every stream has ended').to.equal(report.timersBefore);
       expect(report.finished).to.deep.equal([4, 4, 4]);
       expect(report.endings).to.deep.equal(['terminal', 'terminal', 'terminal', 'disconnected', 'disconnected', 'disconnected']);
     } finally {

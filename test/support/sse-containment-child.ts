@@ -1,15 +1,15 @@
 /**
  * Child process of the koa-sse-stream containment test: serves SSE streams through gateway/sse.ts, lets
  * clients finish some and abandon others, closes its HTTP server and then simply returns. The parent
- * asserts that the process exits on its own (no timer left behind) and printed nothing but the one
- * JSON line below (the library's console.log/console.error and Koa's "premature close" reports would
- * show up on stdout/stderr).
+ * asserts that the process exits on its own (no timer left behind: the library's middleware would leave
+ * its ping interval) and printed nothing but the one JSON line below (the library's console.log and
+ * console.error, and Koa's "premature close" reports, would show up on stdout/stderr).
  */
 import Router from '@koa/router';
 import { pino } from 'pino';
 import { createGatewayApp } from '../../gateway/app.js';
 import { startHttpServer } from '../../gateway/http-server.js';
-import { koaSseMiddleware, streamEvents, type StreamEnd } from '../../gateway/sse.js';
+import { streamEvents, type StreamEnd } from '../../gateway/sse.js';
 import type { GatewayState } from '../../gateway/state.js';
 import type { ReplyEvent } from '../../queues/reply-stream.js';
 import { openSse, readEvents } from './sse-client.js';
@@ -17,8 +17,6 @@ import { openSse, readEvents } from './sse-client.js';
 const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 
 const timersBefore = timers();
-koaSseMiddleware();
-const timersAfter = timers();
 
 const ends: Array<Promise<StreamEnd>> = [];
 const router = new Router<GatewayState>();
@@ -53,6 +51,7 @@ for (let i = 0; i < 3; i++) {
 }
 const endings = await Promise.all(ends);
 await server.close();
+const timersAfter = timers();
 
 process.stdout.write(`${JSON.stringify({ timersBefore, timersAfter, finished, endings })}\n`);
 // No process.exit: the parent checks that nothing keeps the event loop alive.
