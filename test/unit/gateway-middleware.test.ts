@@ -8,6 +8,7 @@ import { apiKeyFromHeaders, authenticateRequest } from '../../gateway/auth.js';
 import { ApiError } from '../../gateway/error-response.js';
 import { startHttpServer, type RunningHttpServer } from '../../gateway/http-server.js';
 import { TroupeMetrics } from '../../gateway/metrics.js';
+import { RequestState } from '../../gateway/request-logging.js';
 import type { GatewayState } from '../../gateway/state.js';
 
 const logger = pino({ level: 'silent' });
@@ -328,5 +329,33 @@ describe('gateway middleware', () => {
     const response = await fetch(`${url}/whoami`, { headers: { authorization: 'Bearer good-key', 'x-request-id': 'req-42' } });
     expect(response.headers.get('x-request-id')).to.equal('req-42');
     expect(((await response.json()) as { requestId: string }).requestId).to.equal('req-42');
+  });
+});
+
+describe('RequestState (ctx.state)', () => {
+  function capturing() {
+    const lines: Array<Record<string, unknown>> = [];
+    const base = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    return { base, lines };
+  }
+
+  it('logs with the request id, and the user id once the request is authenticated', () => {
+    const { base, lines } = capturing();
+    const state = new RequestState(base, 'req-7');
+    state.logger.info('before auth');
+    state.user = alice;
+    state.logger.info('after auth');
+    expect(lines.map((l) => [l.msg, l.requestId, l.userId])).to.deep.equal([
+      ['before auth', 'req-7', undefined],
+      ['after auth', 'req-7', 'user-alice'],
+    ]);
+  });
+
+  it('makes the child logger once per user, and keeps the getter on the class (no accessor of its own per request)', () => {
+    const { base } = capturing();
+    const state = new RequestState(base, 'req-8');
+    expect(state.logger).to.equal(state.logger);
+    expect(Object.getOwnPropertyDescriptor(state, 'logger')).to.equal(undefined);
+    expect(Object.getOwnPropertyNames(new RequestState(base, 'req-9'))).to.deep.equal(Object.getOwnPropertyNames(new RequestState(base, 'req-10')));
   });
 });
