@@ -130,9 +130,9 @@ export async function streamEvents(
   events: EventSource | ((signal: AbortSignal) => EventSource),
   options: StreamEventsOptions = {},
 ): Promise<EventStream> {
-  // The writer sets headers, which a started response cannot take: a programming error, said loudly.
+  // The writer sets the SSE headers, which a started response cannot take: a programming error, said
+  // loudly. From here on the response is ours (Koa writes nothing of it).
   if (ctx.res.headersSent) throw new Error('streamEvents: the response has already started');
-  // The writer sets the SSE headers; the response is ours from here on (Koa writes nothing of it).
   ctx.status = 200;
   const writer = new SseTransform(ctx);
 
