@@ -50,7 +50,8 @@ export interface NaivePeer {
 /** How long a process may take to exit on SIGTERM before it is killed. */
 const EXIT_BOUND_MS = 15_000;
 
-async function end(child: ChildProcess): Promise<void> {
+/** Ends a peer process: SIGTERM, then SIGKILL if it has not exited within EXIT_BOUND_MS. */
+export async function endProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
   child.kill('SIGTERM');
@@ -59,10 +60,11 @@ async function end(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-async function dropActors(mongoUri: string, dbName: string): Promise<void> {
+/** Drops a peer's collection (if it was made). */
+export async function dropCollection(mongoUri: string, dbName: string, name: string): Promise<void> {
   const connection = await mongoose.createConnection(mongoUri, { dbName }).asPromise();
   try {
-    await connection.dropCollection(ACTORS_COLLECTION).catch((error: { codeName?: string }) => {
+    await connection.dropCollection(name).catch((error: { codeName?: string }) => {
       if (error.codeName !== 'NamespaceNotFound') throw error;
     });
   } finally {
@@ -80,13 +82,13 @@ export async function startNaivePeer(options: NaivePeerOptions): Promise<NaivePe
     if (stopped) return;
     stopped = true;
     // The gateway first: no new jobs once the worker is on its way out.
-    for (const p of [...processes].reverse()) await end(p.child);
+    for (const p of [...processes].reverse()) await endProcess(p.child);
     try {
       await deleteMatchingKeys(redis, `bull:${queueName}:*`);
     } finally {
       redis.disconnect();
     }
-    await dropActors(mongoUri, dbName);
+    await dropCollection(mongoUri, dbName, ACTORS_COLLECTION);
   };
   try {
     const worker = benchScript('scripts/bench/naive-peer/worker.ts', [], env);

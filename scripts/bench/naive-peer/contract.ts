@@ -1,7 +1,8 @@
 /**
- * What the naive peer's gateway and worker processes agree on: the job they pass through BullMQ, the
- * reply that comes back, the environment both are started with, and where the worker counts ordering
- * violations. Both sides parse with these schemas, since Redis is a boundary like any other.
+ * What the naive peers' processes agree on: for the echo peer, the job its gateway and worker pass
+ * through BullMQ, the reply that comes back, the environment both are started with, and where the
+ * worker counts ordering violations (both sides parse with these schemas, since Redis is a boundary like
+ * any other); for the game peer, where its games are kept.
  */
 import { z } from 'zod';
 
@@ -28,6 +29,9 @@ export const PeerEnv = z.object({
 
 /** The MongoDB collection holding the echo actors' counts. */
 export const ACTORS_COLLECTION = 'naive_peer_actors';
+
+/** The MongoDB collection holding the game peer's games, one document each. */
+export const GAMES_COLLECTION = 'naive_peer_games';
 
 /**
  * The Redis key counting messages that ran after a later-arrived message to the same actor. Under the

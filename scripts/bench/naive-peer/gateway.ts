@@ -4,21 +4,20 @@
  * `queue.add()` a BullMQ job, `job.waitUntilFinished(queueEvents)`, and answer JSON `{ reply }` or a
  * one-event SSE (`done`). The same load generator drives it and troupe.
  *
- * Keys are the ones `troupe users create` made, read straight from the `api_keys` collection by their
- * sha256 hash (no troupe code: the peer is what someone would write without it).
+ * Keys are the ones `troupe users create` made, checked as api-keys.ts says.
  *
  * For the benchmark each message is stamped with its actor's arrival sequence number, so the worker can
  * tell when a message ran after a later-arrived one.
  */
-import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { bodyParser } from '@koa/bodyparser';
 import { Router } from '@koa/router';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import Koa, { type Context } from 'koa';
-import mongoose, { Schema } from 'mongoose';
+import mongoose from 'mongoose';
 import { z } from 'zod';
+import { apiKeyCheck, requestKey } from './api-keys.js';
 import { PeerEnv, SayReply, type SayJob } from './contract.js';
 
 const env = PeerEnv.extend({
@@ -26,42 +25,14 @@ const env = PeerEnv.extend({
   HOST: z.string().min(1).default('127.0.0.1'),
 }).parse(process.env);
 
-/** How long a verified key is trusted before MongoDB is asked again (a revocation takes this long to bite). */
-const KEY_CACHE_TTL_MS = 60_000;
-const KEY_CACHE_MAX_ENTRIES = 10_000;
 /** How long a client waits for the worker before a 504. */
 const REPLY_TIMEOUT_MS = 30_000;
 
 const ActorIdParam = z.string().min(1).max(200).regex(/^[A-Za-z0-9._:@-]+$/);
 const SayBody = z.object({ type: z.literal('say'), payload: z.object({ text: z.string().max(10_000) }) });
 
-interface ApiKeyDoc {
-  hash: string;
-  revokedAt?: Date;
-  expiresAt?: Date;
-}
-
 const connection = await mongoose.createConnection(env.MONGODB_URI, { dbName: env.MONGODB_DB }).asPromise();
-const apiKeys = connection.model<ApiKeyDoc>(
-  'NaivePeerApiKey',
-  // Only the fields the check reads; troupe owns the collection and its indexes.
-  new Schema<ApiKeyDoc>({ hash: String, revokedAt: Date, expiresAt: Date }, { collection: 'api_keys', autoIndex: false, autoCreate: false }),
-);
-
-/** sha256 hex of a valid key → until when it is trusted. */
-const verifiedKeys = new Map<string, number>();
-
-async function isValidKey(key: string): Promise<boolean> {
-  const hash = createHash('sha256').update(key, 'utf8').digest('hex');
-  const now = Date.now();
-  const until = verifiedKeys.get(hash);
-  if (until !== undefined && until > now) return true;
-  const record = await apiKeys.findOne({ hash }, { revokedAt: 1, expiresAt: 1 }).lean().exec();
-  if (!record || record.revokedAt || (record.expiresAt && record.expiresAt.getTime() <= now)) return false;
-  if (verifiedKeys.size >= KEY_CACHE_MAX_ENTRIES) verifiedKeys.clear();
-  verifiedKeys.set(hash, Math.min(now + KEY_CACHE_TTL_MS, record.expiresAt?.getTime() ?? Infinity));
-  return true;
-}
+const checkKey = apiKeyCheck(connection);
 
 const queueRedis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
 const eventsRedis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
@@ -98,9 +69,8 @@ app.use(async (ctx, next) => {
   }
 });
 app.use(async (ctx, next) => {
-  const bearer = /^Bearer (\S+)$/.exec(ctx.get('authorization'))?.[1];
-  const key = bearer ?? ctx.get('x-api-key');
-  if (!key || !(await isValidKey(key))) return fail(ctx, 401, 'unauthorized', 'a valid API key is required');
+  const key = requestKey(ctx.get('authorization'), ctx.get('x-api-key'));
+  if (!key || (await checkKey(key)) === undefined) return fail(ctx, 401, 'unauthorized', 'a valid API key is required');
   await next();
 });
 app.use(bodyParser({ enableTypes: ['json'] }));
