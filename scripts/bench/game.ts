@@ -10,7 +10,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { GameView } from '../../actors/game/session.js';
 import type { Logger } from '../../logging/logger.js';
 import { percentile, startBenchTroupe } from './troupe-processes.js';
-import { hopPercentiles } from './hop-percentiles.js';
+import { hopPercentiles, outsideHops, type ClientCall } from './hop-percentiles.js';
 import { startNaiveGamePeer, type NaiveGamePeer } from './naive-game-peer.js';
 
 export interface GameBenchOptions {
@@ -42,20 +42,27 @@ function choose(view: GameView): string {
 
 type Outcome = { seed: number; moves: number; turns: number; winners: number[]; scores: number[] };
 
-/** Plays one whole game with `mcp` (the bench's money strategy against BMU); each move's latency goes to `latencies` if given. */
-async function playGame(mcp: Client, seed: number, latencies: number[] | undefined): Promise<Outcome> {
+/** Where a timed game's moves are noted: their latencies, and when each started and ended. */
+interface MoveLog {
+  latencies: number[];
+  calls: ClientCall[];
+}
+
+/** Plays one whole game with `mcp` (the bench's money strategy against BMU), its moves noted in `log` if given. */
+async function playGame(mcp: Client, seed: number, log: MoveLog | undefined): Promise<Outcome> {
   const call = async (name: string, args: Record<string, unknown>) => {
     const started = performance.now();
     const result = (await mcp.callTool({ name, arguments: args })) as CallToolResult;
-    const ms = performance.now() - started;
+    const ended = performance.now();
     if (result.isError) throw new Error(`${name} ${JSON.stringify(args)} failed: ${JSON.stringify(result.content)}`);
-    return { ms, view: result.structuredContent as unknown as GameView };
+    return { ms: ended - started, startedAt: performance.timeOrigin + started, endedAt: performance.timeOrigin + ended, view: result.structuredContent as unknown as GameView };
   };
   let { view } = await call('game_session', { action: 'new', seats: ['me', 'bot:bmu'], seed });
   let moves = 0;
   while (!view.gameOver) {
     const answer = await call('game_execute', { gameId: view.gameId, move: choose(view) });
-    latencies?.push(answer.ms);
+    log?.latencies.push(answer.ms);
+    log?.calls.push({ startedAt: answer.startedAt, endedAt: answer.endedAt });
     view = answer.view;
     moves += 1;
     if (moves > 5000) throw new Error(`game ${view.gameId} did not end`);
@@ -75,14 +82,14 @@ export async function runGameBench({ redisUrl, logger, games = 5, traceHops = fa
   try {
     peer = await startNaiveGamePeer({ mongoUri: bench.mongo.uri, dbName: bench.mongo.dbName, key: bench.key });
     const sides = { troupe: bench.mcp, peer: peer.mcp };
-    const latencies = { troupe: [] as number[], peer: [] as number[] };
+    const logs: Record<'troupe' | 'peer', MoveLog> = { troupe: { latencies: [], calls: [] }, peer: { latencies: [], calls: [] } };
     const outcomes: Outcome[] = [];
     // One warm-up game each, untimed, then the timed ones: the same seed on both, who goes first alternating.
     for (let g = -1; g < games; g++) {
       const seed = 1000 + g;
       const order = g % 2 === 0 ? (['troupe', 'peer'] as const) : (['peer', 'troupe'] as const);
       const played: Partial<Record<'troupe' | 'peer', Outcome>> = {};
-      for (const side of order) played[side] = await playGame(sides[side], seed, g >= 0 ? latencies[side] : undefined);
+      for (const side of order) played[side] = await playGame(sides[side], seed, g >= 0 ? logs[side] : undefined);
       // The same rules, seed and strategy: both must have played the very same game.
       if (JSON.stringify(played.troupe) !== JSON.stringify(played.peer)) {
         throw new Error(`troupe and the naive peer played seed ${seed} differently: ${JSON.stringify(played)}`);
@@ -90,8 +97,8 @@ export async function runGameBench({ redisUrl, logger, games = 5, traceHops = fa
       if (g >= 0) outcomes.push(played.troupe!);
       logger.info({ game: g + 1, moves: played.troupe!.moves }, 'game finished on troupe and the naive peer');
     }
-    const troupe = summary(latencies.troupe);
-    const naive = summary(latencies.peer);
+    const troupe = summary(logs.troupe.latencies);
+    const naive = summary(logs.peer.latencies);
     const meets = troupe.p50_ms <= LATENCY_TARGETS.p50_ms && troupe.p99_ms <= LATENCY_TARGETS.p99_ms;
     return {
       node: process.version,
@@ -113,7 +120,7 @@ export async function runGameBench({ redisUrl, logger, games = 5, traceHops = fa
         p99_ms: troupe.p99_ms,
         targets: LATENCY_TARGETS,
         meets_targets: meets,
-        ...(traceHops ? { hops_ms: hopPercentiles(bench.gatewayOutput()) } : {}),
+        ...(traceHops ? { hops_ms: hopPercentiles(bench.gatewayOutput()), outside_hops_ms: outsideHops(bench.gatewayOutput(), logs.troupe.calls) } : {}),
       },
       acceptance: { p99_bound_ms: P99_BOUND_MS, game_execute_p99_under_100ms: troupe.p99_ms < P99_BOUND_MS, sequential_latency_within_targets: meets },
     };

@@ -1,11 +1,12 @@
 /**
  * Where a traced run's milliseconds go: the gateway's TRACE_HOPS log lines (see gateway/hop-tracer.ts)
- * gathered into p50 and p99 per hop, as milliseconds since the request reached the gateway.
+ * gathered into p50 and p99 per hop, as milliseconds since the request reached the gateway; and, for a
+ * client that noted when each of its calls started and ended, the time outside those hops.
  */
 import { z } from 'zod';
 import { percentile } from './troupe-processes.js';
 
-const HopLine = z.object({ hops_ms: z.record(z.string(), z.number()) });
+const HopLine = z.object({ hops_ms: z.record(z.string(), z.number()), first_hop_at: z.number().optional() });
 
 export function hopPercentiles(logOutput: string): { messages: number; hops: Record<string, { p50: number; p99: number }> } {
   const traces: Array<Record<string, number>> = [];
@@ -21,6 +22,45 @@ export function hopPercentiles(logOutput: string): { messages: number; hops: Rec
     hops[name] = { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
   }
   return { messages: traces.length, hops };
+}
+
+/** One call as its client saw it: clock times (epoch ms with a fraction, `performance.timeOrigin + now()`). */
+export interface ClientCall {
+  startedAt: number;
+  endedAt: number;
+}
+
+/**
+ * For calls made one after another: how long each took from the client's call to the gateway's first hop
+ * ('received': the client library, HTTP, and the gateway's middleware and MCP layer up to the actor
+ * call), and from the gateway hearing the reply to the client having its answer (the answer built,
+ * written and read). Each call is matched with the traced message whose first hop falls inside it.
+ */
+export function outsideHops(logOutput: string, calls: ClientCall[]): { calls: number; to_first_hop: { p50: number; p99: number }; after_reply_heard: { p50: number; p99: number } } {
+  const traces: Array<{ at: number; replyHeard: number }> = [];
+  for (const line of logOutput.split('\n')) {
+    if (!line.includes('"first_hop_at"')) continue;
+    const parsed = HopLine.safeParse(jsonOrNull(line));
+    const replyHeard = parsed.success ? parsed.data.hops_ms.reply_heard : undefined;
+    if (parsed.success && parsed.data.first_hop_at !== undefined && replyHeard !== undefined) traces.push({ at: parsed.data.first_hop_at, replyHeard });
+  }
+  traces.sort((a, b) => a.at - b.at);
+  const before: number[] = [];
+  const after: number[] = [];
+  let next = 0;
+  for (const call of [...calls].sort((a, b) => a.startedAt - b.startedAt)) {
+    while (next < traces.length && traces[next].at < call.startedAt) next += 1;
+    const trace = traces[next];
+    if (trace === undefined || trace.at > call.endedAt) continue;
+    before.push(trace.at - call.startedAt);
+    after.push(call.endedAt - (trace.at + trace.replyHeard));
+  }
+  const stat = (values: number[]) => {
+    const sorted = values.sort((a, b) => a - b);
+    const hundredth = (n: number | undefined) => Math.round((n ?? 0) * 100) / 100;
+    return { p50: hundredth(percentile(sorted, 50)), p99: hundredth(percentile(sorted, 99)) };
+  };
+  return { calls: before.length, to_first_hop: stat(before), after_reply_heard: stat(after) };
 }
 
 function jsonOrNull(line: string): unknown {
