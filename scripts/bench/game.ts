@@ -99,7 +99,9 @@ export async function runGameBench({ redisUrl, logger, games = 5, traceHops = fa
     }
     const troupe = summary(logs.troupe.latencies);
     const naive = summary(logs.peer.latencies);
-    const meets = troupe.p50_ms <= LATENCY_TARGETS.p50_ms && troupe.p99_ms <= LATENCY_TARGETS.p99_ms;
+    // Judged on the unrounded percentiles (6.04 ms does not meet 6).
+    const sorted = [...logs.troupe.latencies].sort((a, b) => a - b);
+    const meets = percentile(sorted, 50) <= LATENCY_TARGETS.p50_ms && percentile(sorted, 99) <= LATENCY_TARGETS.p99_ms;
     return {
       node: process.version,
       path: 'MCP SDK client (streamable HTTP) → gateway → game actor turn (BMU bot replies inside it) → embedded MongoDB (troupe mongo), one call in flight',
@@ -122,7 +124,7 @@ export async function runGameBench({ redisUrl, logger, games = 5, traceHops = fa
         meets_targets: meets,
         ...(traceHops ? { hops_ms: hopPercentiles(bench.gatewayOutput()), outside_hops_ms: outsideHops(bench.gatewayOutput(), logs.troupe.calls) } : {}),
       },
-      acceptance: { p99_bound_ms: P99_BOUND_MS, game_execute_p99_under_100ms: troupe.p99_ms < P99_BOUND_MS, sequential_latency_within_targets: meets },
+      acceptance: { p99_bound_ms: P99_BOUND_MS, game_execute_p99_under_100ms: percentile(sorted, 99) < P99_BOUND_MS, sequential_latency_within_targets: meets },
     };
   } finally {
     await peer?.stop().catch((err: unknown) => logger.warn({ err }, 'stopping the naive game peer failed'));
