@@ -480,8 +480,8 @@ bench
 
 bench
   .command('game')
-  .description('p50/p99 latency of game_execute through MCP, one call after another, whole games against a bot; targets p50 ≤ 6 ms, p99 ≤ 20 ms')
-  .option('--games <n>', 'timed games', countOption, 5)
+  .description('p50/p99 latency of game_execute through MCP, one call after another, whole games against a bot, beside a naive MCP game server playing the same games; targets p50 ≤ 6 ms, p99 ≤ 20 ms')
+  .option('--games <n>', 'timed games (each played on troupe and on the naive server)', countOption, 5)
   .option('--trace-hops', 'run the gateway with TRACE_HOPS and print where each move\'s time goes (logs at info: slower)')
   .option('--profile <dir>', 'write a V8 CPU profile of each troupe process into this directory')
   .action((options: { games: number; traceHops?: boolean; profile?: string }) =>
