@@ -12,6 +12,7 @@ import { pollUntil } from '../support/async.js';
 import { openSse, readEvents } from '../support/sse-client.js';
 import { runTroupe, spawnTroupe, startSeededMongo, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
 import { freePort } from '../support/troupe-mongo-process.js';
+import { deleteRedisPrefix } from '../support/redis-prefix.js';
 
 interface View {
   gameId: string;
@@ -52,9 +53,11 @@ describe('Dominion over MCP and HTTP on a running troupe', function () {
   const http = (key: string, method: string, path: string, body?: unknown) =>
     fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
 
+  const redisPrefix = `test-game-${process.pid}-${Date.now().toString(36)}`;
+
   before(async function () {
     const [mongoPort, port] = await Promise.all([freePort(), freePort()]);
-    const env = troupeEnv({ MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`, REDIS_PREFIX: `test-game-${process.pid}-${Date.now().toString(36)}`, PORT: String(port), HOST: '127.0.0.1' });
+    const env = troupeEnv({ MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`, REDIS_PREFIX: redisPrefix, PORT: String(port), HOST: '127.0.0.1' });
     // The meta resources read the MTG dataset: a server over a seeded copy, not a load on every run.
     await startSeededMongo(mongoPort, env, processes);
     for (const name of ['agent', 'bob', 'carol']) {
@@ -72,6 +75,7 @@ describe('Dominion over MCP and HTTP on a running troupe', function () {
   after(async function () {
     await agent?.close().catch(() => undefined);
     await Promise.all(processes.map((p) => p.kill()));
+    await deleteRedisPrefix(redisPrefix);
   });
 
   it('an agent plays a whole game against Big Money Ultimate through game_session, game_observe and game_execute', async function () {

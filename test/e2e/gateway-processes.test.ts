@@ -10,6 +10,7 @@ import { spawnTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-pr
 import { freePort } from '../support/troupe-mongo-process.js';
 import { pollUntil } from '../support/async.js';
 import { openSse, readEvents } from '../support/sse-client.js';
+import { deleteRedisPrefix } from '../support/redis-prefix.js';
 
 interface Event {
   event: string;
@@ -48,12 +49,14 @@ describe('gateway and worker processes (HTTP, SSE, MCP)', function () {
     return key;
   };
 
+  const redisPrefix = `test-gw-${process.pid}-${Date.now().toString(36)}`;
+
   before(async function () {
     const [mongoPort, portA, portB] = await Promise.all([freePort(), freePort(), freePort()]);
     env = troupeEnv({
       MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`,
       MONGODB_DB: 'processes',
-      REDIS_PREFIX: `test-gw-${process.pid}-${Date.now().toString(36)}`,
+      REDIS_PREFIX: redisPrefix,
       LOG_LEVEL: 'info',
       HOST: '127.0.0.1',
     });
@@ -73,6 +76,7 @@ describe('gateway and worker processes (HTTP, SSE, MCP)', function () {
 
   after(async function () {
     await Promise.all(processes.map((p) => p.kill()));
+    await deleteRedisPrefix(redisPrefix);
   });
 
   it('streams an actor reply as SSE, and another gateway resumes the same stream after Last-Event-ID', async function () {

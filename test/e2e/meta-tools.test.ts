@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import { pollUntil } from '../support/async.js';
 import { createUserKey, spawnTroupe, startSeededMongo, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
 import { freePort } from '../support/troupe-mongo-process.js';
+import { deleteRedisPrefix } from '../support/redis-prefix.js';
 
 const MODERN_DECK = `Deck
 4 Ragavan, Nimble Pilferer (MH2) 138
@@ -63,11 +64,13 @@ describe('MTG meta tools over MCP on a running troupe', function () {
   };
   const get = (path: string) => fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } });
 
+  const redisPrefix = `test-meta-${process.pid}-${Date.now().toString(36)}`;
+
   before(async function () {
     const [mongoPort, port] = await Promise.all([freePort(), freePort()]);
     const env = troupeEnv({
       MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`,
-      REDIS_PREFIX: `test-meta-${process.pid}-${Date.now().toString(36)}`,
+      REDIS_PREFIX: redisPrefix,
       PORT: String(port),
       HOST: '127.0.0.1',
     });
@@ -83,6 +86,7 @@ describe('MTG meta tools over MCP on a running troupe', function () {
   after(async function () {
     await mcp?.close().catch(() => undefined);
     await Promise.all(processes.map((p) => p.kill()));
+    await deleteRedisPrefix(redisPrefix);
   });
 
   it('lists the eight tools with input and output schemas', async function () {
