@@ -220,7 +220,12 @@ export async function runRuntimeBench({
         median: peerMedian,
         ordering_violations: peerRounds.reduce((sum, r) => sum + (r.ordering_violations ?? 0), 0),
       },
-      troupe_vs_peer: { msgs_per_sec_ratio: ratio, p99_ms: { troupe: troupeMedian.p99_ms, peer: peerMedian.p99_ms } },
+      troupe_vs_peer: {
+        msgs_per_sec_ratio: ratio,
+        p99_ms: { troupe: troupeMedian.p99_ms, peer: peerMedian.p99_ms },
+        // Of the round pairs (a troupe round, then the peer's): in how many troupe's p99 was at most the peer's, its msgs/s at least.
+        pairs: { rounds, troupe_p99_at_most_peer: troupeRounds.filter((t, i) => t.p99_ms <= peerRounds[i].p99_ms).length, troupe_msgs_per_sec_at_least_peer: troupeRounds.filter((t, i) => t.msgs_per_sec >= peerRounds[i].msgs_per_sec).length },
+      },
       latency: { ...latency, ...(hops ? { hops_ms: hops } : {}), naive_peer: { json: peerLatency.json, sse: peerLatency.sse } },
       raw_bullmq: {
         ...raw,
