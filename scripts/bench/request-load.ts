@@ -41,6 +41,8 @@ export interface LoadShape {
    */
   actor: (n: number) => string;
   mode?: AnswerMode;
+  /** Keep-alive connections to reuse across runs (the caller destroys it); by default each run has its own. */
+  agent?: Agent;
 }
 
 /** Actor ids `<tag>-<n mod actors>`: `actors` distinct actors, shared by the loops in turn. */
@@ -69,7 +71,7 @@ const BODY = JSON.stringify({ type: 'say', payload: { text: 'hello troupe bench'
 
 /** Sends `total` echo messages through `shape.concurrency` loops; resolves with every latency, the wall time and the failures. */
 export async function runLoad(shape: LoadShape, total: number, progress?: LoadProgress): Promise<LoadResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: shape.concurrency });
+  const agent = shape.agent ?? new Agent({ keepAlive: true, maxSockets: shape.concurrency });
   const send = shape.mode === 'json' ? postJson : postEventStream;
   const latencies: number[] = [];
   let errors = 0;
@@ -101,7 +103,7 @@ export async function runLoad(shape: LoadShape, total: number, progress?: LoadPr
     );
   } finally {
     clearInterval(ticker);
-    agent.destroy();
+    if (!shape.agent) agent.destroy();
   }
   return { latencies, seconds: (performance.now() - started) / 1000, errors, firstError };
 }

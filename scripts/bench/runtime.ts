@@ -182,9 +182,8 @@ export async function runRuntimeBench({
 
     logger.info({ messages: latencyMessages }, 'sequential latency (one client, one actor)');
     const traceFrom = gateway.output().length;
-    const latency = await sequentialLatency({ base, key }, latencyMessages, Math.min(200, latencyMessages), `latency-${process.pid}`);
+    const { troupe: latency, peer: peerLatency } = await sequentialLatency({ troupe: { base, key }, peer: { base: peer.base, key } }, latencyMessages, Math.min(200, latencyMessages), `latency-${process.pid}`);
     const hops = traceHops ? hopPercentiles(gateway.output().slice(traceFrom)) : undefined;
-    const peerLatency = await sequentialLatency({ base: peer.base, key }, latencyMessages, Math.min(200, latencyMessages), `peer-latency-${process.pid}`);
 
     const troupeRounds: RoundResult[] = [];
     const peerRounds: RoundResult[] = [];
