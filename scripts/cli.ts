@@ -482,14 +482,15 @@ bench
   .command('game')
   .description('p50/p99 latency of game_execute through MCP, one call after another, whole games against a bot, beside a naive MCP game server playing the same games; targets p50 ≤ 6 ms, p99 ≤ 20 ms')
   .option('--games <n>', 'timed games (each played on troupe and on the naive server)', countOption, 5)
+  .option('--warmup <n>', 'untimed games first on each side, so the timed ones run on warm code', countOption, 10)
   .option('--trace-hops', 'run the gateway with TRACE_HOPS and print where each move\'s time goes (logs at info: slower)')
   .option('--profile <dir>', 'write a V8 CPU profile of each troupe process into this directory')
-  .action((options: { games: number; traceHops?: boolean; profile?: string }) =>
+  .action((options: { games: number; warmup: number; traceHops?: boolean; profile?: string }) =>
     exitWith(async () => {
       const config = loadConfig();
       const [{ createLogger }, { runGameBench }] = await Promise.all([import('../logging/logger.js'), import('./bench/game.js')]);
       const logger = createLogger({ ...config.log, fd: 2 });
-      const result = await runGameBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, games: options.games, traceHops: options.traceHops, profileDir: options.profile });
+      const result = await runGameBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, games: options.games, warmupGames: options.warmup, traceHops: options.traceHops, profileDir: options.profile });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return Object.values(result.acceptance).every((v) => v !== false) ? 0 : 1;
     })(),

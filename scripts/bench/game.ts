@@ -18,6 +18,8 @@ export interface GameBenchOptions {
   logger: Logger;
   /** Whole games to play (default 5). */
   games?: number;
+  /** Untimed games first, on each side (default 10): see WARMUP_GAMES. */
+  warmupGames?: number;
   /** Run the gateway with TRACE_HOPS and print where each move's milliseconds go (its logging slows it). */
   traceHops?: boolean;
   /** Write a V8 CPU profile of every troupe process here. */
@@ -25,6 +27,13 @@ export interface GameBenchOptions {
 }
 
 const P99_BOUND_MS = 100;
+/**
+ * Untimed games before the timed ones, on each side (about 55 moves each). With one, both sides were
+ * still warming up (JIT tiers in every process, the MongoDB server's included): in four pairs of runs
+ * taking turns with twenty, troupe's p50 fell in three (10.0-11.2 ms to 6.6-8.4), and so did the naive
+ * server's. bench:runtime's latency section runs after 51,000 messages.
+ */
+const WARMUP_GAMES = 10;
 /** What one agent playing alone should feel per move on an idle machine (issue 15). */
 const LATENCY_TARGETS = { p50_ms: 6, p99_ms: 20 };
 const round = (n: number) => Math.round(n * 10) / 10;
@@ -75,7 +84,7 @@ const summary = (latencies: number[]) => {
   return { calls: sorted.length, p50_ms: round(percentile(sorted, 50)), p99_ms: round(percentile(sorted, 99)), max_ms: round(sorted[sorted.length - 1]) };
 };
 
-export async function runGameBench({ redisUrl, logger, games = 5, traceHops = false, profileDir }: GameBenchOptions) {
+export async function runGameBench({ redisUrl, logger, games = 5, warmupGames = WARMUP_GAMES, traceHops = false, profileDir }: GameBenchOptions) {
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : undefined;
   const bench = await startBenchTroupe({ redisUrl, name: 'game', kindLimits: 'game:rate=100000000/60,concurrent=100000', traceHops, nodeArgs });
   let peer: NaiveGamePeer | undefined;
@@ -84,8 +93,9 @@ export async function runGameBench({ redisUrl, logger, games = 5, traceHops = fa
     const sides = { troupe: bench.mcp, peer: peer.mcp };
     const logs: Record<'troupe' | 'peer', MoveLog> = { troupe: { latencies: [], calls: [] }, peer: { latencies: [], calls: [] } };
     const outcomes: Outcome[] = [];
-    // One warm-up game each, untimed, then the timed ones: the same seed on both, who goes first alternating.
-    for (let g = -1; g < games; g++) {
+    // Warm-up games first (seeds below 1000), untimed, then the timed ones: the same seed on both, who
+    // goes first alternating.
+    for (let g = -warmupGames; g < games; g++) {
       const seed = 1000 + g;
       const order = g % 2 === 0 ? (['troupe', 'peer'] as const) : (['peer', 'troupe'] as const);
       const played: Partial<Record<'troupe' | 'peer', Outcome>> = {};
@@ -95,7 +105,7 @@ export async function runGameBench({ redisUrl, logger, games = 5, traceHops = fa
         throw new Error(`troupe and the naive peer played seed ${seed} differently: ${JSON.stringify(played)}`);
       }
       if (g >= 0) outcomes.push(played.troupe!);
-      logger.info({ game: g + 1, moves: played.troupe!.moves }, 'game finished on troupe and the naive peer');
+      logger.info({ game: g >= 0 ? g + 1 : `warm-up ${g + warmupGames + 1}/${warmupGames}`, moves: played.troupe!.moves }, 'game finished on troupe and the naive peer');
     }
     const troupe = summary(logs.troupe.latencies);
     const naive = summary(logs.peer.latencies);
@@ -106,6 +116,7 @@ export async function runGameBench({ redisUrl, logger, games = 5, traceHops = fa
       node: process.version,
       path: 'MCP SDK client (streamable HTTP) → gateway → game actor turn (BMU bot replies inside it) → embedded MongoDB (troupe mongo), one call in flight',
       games: outcomes.length,
+      warmup_games: warmupGames,
       order: 'per seed, troupe then the peer, then the peer first on the next seed, …',
       game_execute: troupe,
       outcomes,
