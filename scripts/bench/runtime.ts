@@ -17,6 +17,7 @@ import { actorsInTurn, allAnswered, runLoad, type LoadShape } from './request-lo
 import { sequentialLatency } from './sequential-latency.js';
 import { hopPercentiles } from './hop-percentiles.js';
 import { startNaivePeer } from './naive-peer.js';
+import { measureMachineHops } from './machine-hops.js';
 
 /** The load of interleaved rounds, shared by the runtime benches. */
 export interface RoundsLoad {
@@ -184,6 +185,8 @@ export async function runRuntimeBench({
     const traceFrom = gateway.output().length;
     const { troupe: latency, peer: peerLatency } = await sequentialLatency({ troupe: { base, key }, peer: { base: peer.base, key } }, latencyMessages, Math.min(200, latencyMessages), `latency-${process.pid}`);
     const hops = traceHops ? hopPercentiles(gateway.output().slice(traceFrom)) : undefined;
+    logger.info('one hop between processes on this machine, for reference');
+    const machineHops = await measureMachineHops({ redisUrl, mongoUri });
 
     const troupeRounds: RoundResult[] = [];
     const peerRounds: RoundResult[] = [];
@@ -225,7 +228,7 @@ export async function runRuntimeBench({
         // Of the round pairs (a troupe round, then the peer's): in how many troupe's p99 was at most the peer's, its msgs/s at least.
         pairs: { rounds, troupe_p99_at_most_peer: troupeRounds.filter((t, i) => t.p99_ms <= peerRounds[i].p99_ms).length, troupe_msgs_per_sec_at_least_peer: troupeRounds.filter((t, i) => t.msgs_per_sec >= peerRounds[i].msgs_per_sec).length },
       },
-      latency: { ...latency, ...(hops ? { hops_ms: hops } : {}), naive_peer: { json: peerLatency.json, sse: peerLatency.sse } },
+      latency: { ...latency, ...(hops ? { hops_ms: hops } : {}), naive_peer: { json: peerLatency.json, sse: peerLatency.sse }, machine_hops: machineHops },
       raw_bullmq: {
         ...raw,
         producers: concurrency,
