@@ -25,6 +25,8 @@ export interface MachineHopsOptions {
   samples?: number;
   /** The quiet before each `idle` sample (default 5 ms). */
   idleMs?: number;
+  /** Untimed calls of each hop first (default WARMUP_CALLS). */
+  warmupCalls?: number;
 }
 
 type Mode = 'busy' | 'idle';
@@ -34,8 +36,11 @@ type Percentiles = { p50: number; p99: number };
 const POST_LIKE_SCRIPT = "redis.call('XADD', KEYS[1], 'MAXLEN', '1', '*', 'envelope', ARGV[1]) return redis.call('PUBLISH', ARGV[2], ARGV[3])";
 /** About a game move's envelope. */
 const ENVELOPE = 'x'.repeat(600);
-/** Messages the listener hears first and nobody counts: its process starts cold. */
-const LISTENER_WARMUP = 200;
+/**
+ * Untimed calls of each hop first (the listener hears these too): every process here starts cold, and a
+ * driver's MongoDB `ping` took 0.6-0.8 ms at p50 over its first thousand calls, 0.13-0.4 after two.
+ */
+const WARMUP_CALLS = 2_000;
 /** How long the listener may take to print its report and exit once told `end`. */
 const LISTENER_EXIT_BOUND_MS = 30_000;
 
@@ -48,7 +53,7 @@ function percentiles(samples: number[]): Percentiles {
   return { p50: hundredths(percentile(sorted, 50)), p99: hundredths(percentile(sorted, 99)) };
 }
 
-export async function measureMachineHops({ redisUrl, mongoUri, samples = 300, idleMs = 5 }: MachineHopsOptions) {
+export async function measureMachineHops({ redisUrl, mongoUri, samples = 300, idleMs = 5, warmupCalls = WARMUP_CALLS }: MachineHopsOptions) {
   const channel = `machine-hops-${process.pid}-${randomBytes(3).toString('hex')}`;
   const stream = `${channel}:stream`;
   const listener = benchScript('scripts/bench/machine-hops-listener.ts', [], { REDIS_URL: redisUrl, MACHINE_HOPS_CHANNEL: channel });
@@ -59,7 +64,10 @@ export async function measureMachineHops({ redisUrl, mongoUri, samples = 300, id
     await mongo.connect();
     const admin = mongo.db('admin');
     const post = (label: string) => redis.eval(POST_LIKE_SCRIPT, 1, stream, ENVELOPE, channel, `${label}\t${performance.timeOrigin + performance.now()}`);
-    for (let i = 0; i < LISTENER_WARMUP; i++) await post('warmup');
+    for (let i = 0; i < warmupCalls; i++) {
+      await post('warmup');
+      await admin.command({ ping: 1 });
+    }
 
     const roundTrips: Record<'redis' | 'mongo', Record<Mode, number[]>> = { redis: { busy: [], idle: [] }, mongo: { busy: [], idle: [] } };
     const timed = async (into: number[], call: () => Promise<unknown>) => {
