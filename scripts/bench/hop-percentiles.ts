@@ -4,7 +4,7 @@
  * client that noted when each of its calls started and ended, the time outside those hops.
  */
 import { z } from 'zod';
-import { percentile } from './troupe-processes.js';
+import { hopQuantiles, percentile } from './troupe-processes.js';
 
 const HopLine = z.object({ hops_ms: z.record(z.string(), z.number()), first_hop_at: z.number().optional() });
 
@@ -55,12 +55,7 @@ export function outsideHops(logOutput: string, calls: ClientCall[]): { calls: nu
     before.push(trace.at - call.startedAt);
     after.push(call.endedAt - (trace.at + trace.replyHeard));
   }
-  const stat = (values: number[]) => {
-    const sorted = values.sort((a, b) => a - b);
-    const hundredth = (n: number | undefined) => Math.round((n ?? 0) * 100) / 100;
-    return { p50: hundredth(percentile(sorted, 50)), p99: hundredth(percentile(sorted, 99)) };
-  };
-  return { calls: before.length, to_first_hop: stat(before), after_reply_heard: stat(after) };
+  return { calls: before.length, to_first_hop: hopQuantiles(before), after_reply_heard: hopQuantiles(after) };
 }
 
 function jsonOrNull(line: string): unknown {

@@ -16,7 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { MongoClient } from 'mongodb';
 import { z } from 'zod';
 import { createRedisClient } from '../../queues/redis-client.js';
-import { benchScript, percentile } from './troupe-processes.js';
+import { benchScript, hopQuantiles } from './troupe-processes.js';
 
 export interface MachineHopsOptions {
   redisUrl: string;
@@ -30,7 +30,6 @@ export interface MachineHopsOptions {
 }
 
 type Mode = 'busy' | 'idle';
-type Percentiles = { p50: number; p99: number };
 
 /** A post's shape: append to a stream (kept short), then publish to the channel a listener follows. */
 const POST_LIKE_SCRIPT = "redis.call('XADD', KEYS[1], 'MAXLEN', '1', '*', 'envelope', ARGV[1]) return redis.call('PUBLISH', ARGV[2], ARGV[3])";
@@ -45,13 +44,6 @@ const WARMUP_CALLS = 2_000;
 const LISTENER_EXIT_BOUND_MS = 30_000;
 
 const ListenerReport = z.object({ one_way_ms: z.record(z.string(), z.array(z.number())) });
-
-/** To a hundredth of a millisecond: these hops are tenths. */
-const hundredths = (ms: number) => Math.round(ms * 100) / 100;
-function percentiles(samples: number[]): Percentiles {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { p50: hundredths(percentile(sorted, 50)), p99: hundredths(percentile(sorted, 99)) };
-}
 
 export async function measureMachineHops({ redisUrl, mongoUri, samples = 300, idleMs = 5, warmupCalls = WARMUP_CALLS }: MachineHopsOptions) {
   const channel = `machine-hops-${process.pid}-${randomBytes(3).toString('hex')}`;
@@ -92,7 +84,7 @@ export async function measureMachineHops({ redisUrl, mongoUri, samples = 300, id
     });
     const reportLine = listener.output().split('\n').find((line) => line.startsWith('{"one_way_ms"'));
     const heard = ListenerReport.parse(JSON.parse(reportLine ?? 'null')).one_way_ms;
-    const both = (samplesOf: Record<string, number[] | undefined>) => ({ busy: percentiles(samplesOf.busy ?? []), idle: percentiles(samplesOf.idle ?? []) });
+    const both = (samplesOf: Record<string, number[] | undefined>) => ({ busy: hopQuantiles(samplesOf.busy ?? []), idle: hopQuantiles(samplesOf.idle ?? []) });
     return {
       what: 'one hop between two processes on this machine, measured in the same run: back to back (busy) and after idle_ms of quiet (idle); a reference line for the latencies, not a target',
       samples,

@@ -115,6 +115,13 @@ export async function deleteBenchKeys(redisUrl: string, prefix: string): Promise
 /** The p-th percentile of ascending `sorted` (nearest rank). */
 export const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
+/** p50 and p99 of `samples` (ms) to a hundredth, for hops (tenths of a millisecond); 0 when there are none. */
+export function hopQuantiles(samples: number[]): { p50: number; p99: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const hundredth = (n: number | undefined) => Math.round((n ?? 0) * 100) / 100;
+  return { p50: hundredth(percentile(sorted, 50)), p99: hundredth(percentile(sorted, 99)) };
+}
+
 /** The median of `values` (the mean of the middle two for an even count). */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
