@@ -485,12 +485,13 @@ bench
   .option('--warmup <n>', 'untimed games first on each side, so the timed ones run on warm code', countOption, 10)
   .option('--trace-hops', 'run the gateway with TRACE_HOPS and print where each move\'s time goes (logs at info: slower)')
   .option('--profile <dir>', 'write a V8 CPU profile of each troupe process into this directory')
-  .action((options: { games: number; warmup: number; traceHops?: boolean; profile?: string }) =>
+  .option('--one-process', 'run troupe\'s gateway and workers in one `troupe start` process, as npm start does (default: a troupe gateway and a troupe worker)')
+  .action((options: { games: number; warmup: number; traceHops?: boolean; profile?: string; oneProcess?: boolean }) =>
     exitWith(async () => {
       const config = loadConfig();
       const [{ createLogger }, { runGameBench }] = await Promise.all([import('../logging/logger.js'), import('./bench/game.js')]);
       const logger = createLogger({ ...config.log, fd: 2 });
-      const result = await runGameBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, games: options.games, warmupGames: options.warmup, traceHops: options.traceHops, profileDir: options.profile });
+      const result = await runGameBench({ redisUrl: config.redis.url ?? 'redis://127.0.0.1:6379', logger, games: options.games, warmupGames: options.warmup, traceHops: options.traceHops, profileDir: options.profile, oneProcess: options.oneProcess });
       process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
       return Object.values(result.acceptance).every((v) => v !== false) ? 0 : 1;
     })(),

@@ -25,6 +25,8 @@ export interface GameBenchOptions {
   traceHops?: boolean;
   /** Write a V8 CPU profile of every troupe process here. */
   profileDir?: string;
+  /** Run troupe's gateway and workers in one `troupe start` process, as `npm start` does. */
+  oneProcess?: boolean;
 }
 
 const P99_BOUND_MS = 100;
@@ -85,9 +87,9 @@ const summary = (latencies: number[]) => {
   return { calls: sorted.length, p50_ms: round(percentile(sorted, 50)), p99_ms: round(percentile(sorted, 99)), max_ms: round(sorted[sorted.length - 1]) };
 };
 
-export async function runGameBench({ redisUrl, logger, games = 5, warmupGames = WARMUP_GAMES, traceHops = false, profileDir }: GameBenchOptions) {
+export async function runGameBench({ redisUrl, logger, games = 5, warmupGames = WARMUP_GAMES, traceHops = false, profileDir, oneProcess = false }: GameBenchOptions) {
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : undefined;
-  const bench = await startBenchTroupe({ redisUrl, name: 'game', kindLimits: 'game:rate=100000000/60,concurrent=100000', traceHops, nodeArgs });
+  const bench = await startBenchTroupe({ redisUrl, name: 'game', kindLimits: 'game:rate=100000000/60,concurrent=100000', traceHops, nodeArgs, oneProcess });
   let peer: NaiveGamePeer | undefined;
   try {
     peer = await startNaiveGamePeer({ mongoUri: bench.mongo.uri, dbName: bench.mongo.dbName, key: bench.key });
@@ -120,6 +122,7 @@ export async function runGameBench({ redisUrl, logger, games = 5, warmupGames = 
     return {
       node: process.version,
       path: 'MCP SDK client (streamable HTTP) → gateway → game actor turn (BMU bot replies inside it) → embedded MongoDB (troupe mongo), one call in flight',
+      troupe_processes: oneProcess ? 'one troupe start (the gateway and the workers, as npm start runs them) and troupe mongo' : 'one troupe gateway, one troupe worker and troupe mongo',
       games: outcomes.length,
       warmup_games: warmupGames,
       order: 'per seed, troupe then the peer, then the peer first on the next seed, …',

@@ -155,7 +155,8 @@ export interface BenchTroupe {
 
 /**
  * A troupe as operators run it, for the MCP benchmarks: `troupe mongo` (embedded, memory), optionally
- * the MTG dataset, a bench user, one `troupe worker` and one `troupe gateway`, and a connected MCP client.
+ * the MTG dataset, a bench user, one `troupe worker` and one `troupe gateway` (or, with `oneProcess`, one
+ * `troupe start`), and a connected MCP client.
  */
 export async function startBenchTroupe(options: {
   redisUrl: string;
@@ -167,6 +168,11 @@ export async function startBenchTroupe(options: {
   nodeArgs?: string[];
   /** Run the gateway with TRACE_HOPS (logging at info, so its hop lines are in `gatewayOutput`). */
   traceHops?: boolean;
+  /**
+   * Run the gateway and the workers in one `troupe start` process, as `npm start` does, instead of a
+   * `troupe worker` and a `troupe gateway` (on the same `troupe mongo`, into which it loads the MTG dataset first).
+   */
+  oneProcess?: boolean;
 }): Promise<BenchTroupe> {
   const [mongoPort, httpPort] = [await freePort(), await freePort()];
   const env = {
@@ -202,12 +208,14 @@ export async function startBenchTroupe(options: {
       if (code !== 0) throw new Error(`troupe seed mtg failed:\n${seed.output()}`);
     }
     const key = await createBenchUser(env);
-    const worker = troupe(['worker'], env, { logLevel: 'warn', nodeArgs: options.nodeArgs });
-    const gateway = troupe(['gateway'], options.traceHops ? { ...env, TRACE_HOPS: 'true' } : env, { logLevel: options.traceHops ? 'info' : 'warn', nodeArgs: options.nodeArgs });
+    const gatewayEnv = options.traceHops ? { ...env, TRACE_HOPS: 'true' } : env;
+    const gatewayOptions = { logLevel: options.traceHops ? 'info' : 'warn', nodeArgs: options.nodeArgs };
+    const gateway = troupe([options.oneProcess ? 'start' : 'gateway'], gatewayEnv, gatewayOptions);
+    const worker = options.oneProcess ? gateway : troupe(['worker'], env, { logLevel: 'warn', nodeArgs: options.nodeArgs });
     gatewayOutput = gateway.output;
-    processes.push(worker.child, gateway.child);
+    processes.push(...new Set([worker.child, gateway.child]));
     const base = `http://127.0.0.1:${httpPort}`;
-    await waitUntilReady(`${base}/readyz`, [worker, gateway]);
+    await waitUntilReady(`${base}/readyz`, [...new Set([worker, gateway])]);
     mcp = new Client({ name: `troupe-bench-${options.name}`, version: '1.0.0' });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
     const pids = { gateway: gateway.child.pid, worker: worker.child.pid, mongo: mongo.child.pid };
