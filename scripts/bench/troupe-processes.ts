@@ -208,14 +208,14 @@ export async function startBenchTroupe(options: {
       if (code !== 0) throw new Error(`troupe seed mtg failed:\n${seed.output()}`);
     }
     const key = await createBenchUser(env);
-    const gatewayEnv = options.traceHops ? { ...env, TRACE_HOPS: 'true' } : env;
-    const gatewayOptions = { logLevel: options.traceHops ? 'info' : 'warn', nodeArgs: options.nodeArgs };
-    const gateway = troupe([options.oneProcess ? 'start' : 'gateway'], gatewayEnv, gatewayOptions);
-    const worker = options.oneProcess ? gateway : troupe(['worker'], env, { logLevel: 'warn', nodeArgs: options.nodeArgs });
+    const ownWorker = options.oneProcess ? undefined : troupe(['worker'], env, { logLevel: 'warn', nodeArgs: options.nodeArgs });
+    const gateway = troupe([options.oneProcess ? 'start' : 'gateway'], options.traceHops ? { ...env, TRACE_HOPS: 'true' } : env, { logLevel: options.traceHops ? 'info' : 'warn', nodeArgs: options.nodeArgs });
+    const worker = ownWorker ?? gateway;
+    const servers = ownWorker ? [ownWorker, gateway] : [gateway];
     gatewayOutput = gateway.output;
-    processes.push(...new Set([worker.child, gateway.child]));
+    processes.push(...servers.map((s) => s.child));
     const base = `http://127.0.0.1:${httpPort}`;
-    await waitUntilReady(`${base}/readyz`, [...new Set([worker, gateway])]);
+    await waitUntilReady(`${base}/readyz`, servers);
     mcp = new Client({ name: `troupe-bench-${options.name}`, version: '1.0.0' });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
     const pids = { gateway: gateway.child.pid, worker: worker.child.pid, mongo: mongo.child.pid };
