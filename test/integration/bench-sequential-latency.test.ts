@@ -1,0 +1,79 @@
+import { expect } from 'chai';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { sequentialLatency } from '../../scripts/bench/sequential-latency.js';
+
+/** Messages per series in the test: ten blocks of two, after WARMUP. */
+const MESSAGES = 20;
+const WARMUP = 3;
+const PER_BLOCK = 2;
+/** How long the stand-in server holds the first message of each block. */
+const HOLD_MS = 60;
+
+/**
+ * A stand-in for an echo gateway: it answers POST /actors/echo/:id/messages as JSON or SSE (`done`), and
+ * holds the first message of each block (known by its place in the actor's sequence), so the section's
+ * after-pause figures can only be that long if they are made of those messages.
+ */
+async function heldFirstOfBlock(): Promise<{ server: Server; base: string; seen: Map<string, number> }> {
+  const seen = new Map<string, number>();
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const actor = /^\/actors\/echo\/([^/]+)\/messages$/.exec(req.url ?? '')?.[1];
+      if (req.method !== 'POST' || !actor) {
+        res.writeHead(404).end();
+        return;
+      }
+      const n = seen.get(actor) ?? 0;
+      seen.set(actor, n + 1);
+      const answer = () => {
+        if (req.headers.accept === 'text/event-stream') res.writeHead(200, { 'content-type': 'text/event-stream' }).end('event: done\ndata: {}\n\n');
+        else res.writeHead(200, { 'content-type': 'application/json' }).end('{"reply":"ok"}');
+      };
+      const firstOfBlock = n >= WARMUP && (n - WARMUP) % PER_BLOCK === 0;
+      if (firstOfBlock) setTimeout(answer, HOLD_MS);
+      else answer();
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+describe('bench sequential latency (one client, taking turns in blocks)', function () {
+  const servers: Server[] = [];
+  afterEach(async function () {
+    for (const server of servers.splice(0)) {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    }
+  });
+
+  it('reports each series, and the first message of each block apart as the one sent after a pause', async function () {
+    const troupe = await heldFirstOfBlock();
+    const peer = await heldFirstOfBlock();
+    servers.push(troupe.server, peer.server);
+
+    const { troupe: latency, peer: peerLatency } = await sequentialLatency({ troupe: { base: troupe.base, key: 'k' }, peer: { base: peer.base, key: 'k' } }, MESSAGES, WARMUP, 'test');
+
+    // Every series sent its warm-up and its messages, each to its own actor.
+    for (const { seen } of [troupe, peer]) {
+      expect([...seen.values()]).to.deep.equal([WARMUP + MESSAGES, WARMUP + MESSAGES]);
+    }
+    const { first_after_pause: afterPause } = latency;
+    expect(afterPause.what).to.include(`1 in ${PER_BLOCK}`);
+    expect(afterPause.quiet_ms).to.be.above(0);
+    // Only the held messages can take HOLD_MS (a timer never fires early by more than a millisecond).
+    for (const series of [afterPause.troupe.json, afterPause.troupe.sse, afterPause.naive_peer.json, afterPause.naive_peer.sse]) {
+      expect(series.p50_ms).to.be.at.least(HOLD_MS - 1);
+    }
+    // Half the messages were held, and they count in the series' figures too.
+    for (const series of [latency.json, latency.sse, peerLatency.json, peerLatency.sse]) {
+      expect(series.p99_ms).to.be.at.least(HOLD_MS - 1);
+    }
+    expect(latency.json_meets_targets).to.equal(false);
+  });
+});
