@@ -43,12 +43,12 @@ export async function sequentialLatency(targets: { troupe: LatencyTarget; peer: 
       lastEnd: 0,
     })),
   );
+  const perBlock = Math.ceil(messages / BLOCKS);
   try {
     for (const s of series) {
       allAnswered(await runLoad(s.shape, warmup), warmup);
       s.lastEnd = performance.now();
     }
-    const perBlock = Math.ceil(messages / BLOCKS);
     for (let block = 0; block * perBlock < messages; block++) {
       const count = Math.min(perBlock, messages - block * perBlock);
       // Who goes first rotates, so no series always follows the same one.
@@ -64,12 +64,13 @@ export async function sequentialLatency(targets: { troupe: LatencyTarget; peer: 
   } finally {
     for (const s of series) s.shape.agent?.destroy();
   }
-  const summary = (target: Series['target'], mode: AnswerMode) => latencySummary(series.find((s) => s.target === target && s.mode === mode)!.latencies, [50, 99]);
+  const seriesOf = (target: Series['target'], mode: AnswerMode) => series.find((s) => s.target === target && s.mode === mode)!;
+  const summary = (target: Series['target'], mode: AnswerMode) => latencySummary(seriesOf(target, mode).latencies, [50, 99]);
   const meets = (s: Record<string, number>) => s.p50_ms <= LATENCY_TARGETS.p50_ms && s.p99_ms <= LATENCY_TARGETS.p99_ms;
   const json = summary('troupe', 'json');
   const sse = summary('troupe', 'sse');
   const afterPause = (target: Series['target']) =>
-    Object.fromEntries((['json', 'sse'] as const).map((mode) => [mode, latencySummary(series.find((s) => s.target === target && s.mode === mode)!.afterPause, [50])]));
+    Object.fromEntries((['json', 'sse'] as const).map((mode) => [mode, latencySummary(seriesOf(target, mode).afterPause, [50])]));
   return {
     troupe: {
       messages,
@@ -80,7 +81,7 @@ export async function sequentialLatency(targets: { troupe: LatencyTarget; peer: 
       json_meets_targets: meets(json),
       sse_meets_targets: meets(sse),
       first_after_pause: {
-        what: `each series' first message of each of its ${BLOCKS} blocks, sent after it sat out the other series' blocks (quiet_ms): counted in the figures above too, 1 in ${Math.ceil(messages / BLOCKS)} of them; an actor's drain lingers ${DRAIN_LINGER_MS} ms after its last turn, so troupe's first message after a pause needs a BullMQ job (the peer's every message does)`,
+        what: `each series' first message of each of its ${BLOCKS} blocks, sent after it sat out the other series' blocks (quiet_ms): counted in the figures above too, 1 in ${perBlock} of them; an actor's drain lingers ${DRAIN_LINGER_MS} ms after its last turn, so troupe's first message after a pause needs a BullMQ job (the peer's every message does)`,
         quiet_ms: latencySummary(series.flatMap((s) => s.quietMs), [50]).p50_ms,
         troupe: afterPause('troupe'),
         naive_peer: afterPause('peer'),
