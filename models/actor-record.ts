@@ -102,6 +102,12 @@ export class ActorStore {
     return record as unknown as ActorRecord;
   }
 
+  /** As `fence`, for an actor that has a record already: null when it has none (and none is made). */
+  async fenceExisting(_id: string): Promise<ActorRecord | null> {
+    const record = await this.model.collection.findOneAndUpdate({ _id } as never, { $inc: { epoch: 1 } }, { returnDocument: 'after' });
+    return record as unknown as ActorRecord | null;
+  }
+
   /** Commits a turn if this drain still holds the fence and nobody applied the message meanwhile. */
   commit(_id: string, epoch: number, previousSeq: string, set: Partial<ActorRecord> & { appliedSeq: string }): Promise<boolean> {
     return new Promise((resolve, reject) => {

@@ -4,7 +4,8 @@
  * (its drainer key exists), wake it; otherwise add a drain job. Deduplication with keepLastIfActive
  * keeps at most one active and one waiting drain job per actor. Both happen in one script, and a drain
  * leaves (deletes its drainer key) only atomically with finding the mailbox empty, so a posted message
- * always has a drain.
+ * always has a drain. A poster that expects the drain to have left may add the job right behind the
+ * post instead, on the same connection (PostOptions.drainJobEarly), saving the round trip between them.
  *
  * Reading and finishing are single scripts too, so a turn costs the drain two Redis round trips:
  * `next` reads the entries still to do (with the applied marker of each, answering duplicates), and
@@ -227,9 +228,22 @@ export interface TurnFinish {
   wakeable?: Wakeable;
 }
 
+export interface PostOptions {
+  /**
+   * Add the drain job right behind the post, without waiting for the post's answer to say whether one is
+   * needed: for a poster that expects the actor's drain to have left (see DrainForecast), this saves a
+   * round trip. When a drain was there after all, or the post is refused, the job finds nothing to do.
+   * The post then goes over the drain queues' connection right before its job, so Redis runs them in
+   * that order (a connection without auto-pipelining writes both at once, as the gateway's does).
+   */
+  drainJobEarly?: boolean;
+}
+
 export class Mailboxes {
   private readonly drainQueues = new Map<string, Queue>();
   private readonly commands: RedisClient & MailboxCommands;
+  /** The posting scripts on the drain queues' connection, for a post whose drain job follows it at once. */
+  private readonly queueCommands: Pick<MailboxCommands, 'troupeMailboxPost' | 'troupeMailboxPostAdmitted'>;
   /** On a cluster a script may not touch another partition's (or user's) keys. */
   private readonly cluster: boolean;
 
@@ -250,6 +264,11 @@ export class Mailboxes {
     defineAdmission(redis);
     redis.defineCommand('troupeMailboxForgetIfEmpty', { numberOfKeys: 2, lua: FORGET_IF_EMPTY });
     this.commands = redis as RedisClient & MailboxCommands;
+    if (connection !== redis) {
+      connection.defineCommand('troupeMailboxPost', { numberOfKeys: 6, lua: POST });
+      connection.defineCommand('troupeMailboxPostAdmitted', { numberOfKeys: 8, lua: POST_ADMITTED });
+    }
+    this.queueCommands = connection as RedisClient & Pick<MailboxCommands, 'troupeMailboxPost' | 'troupeMailboxPostAdmitted'>;
     this.cluster = isCluster(redis);
   }
 
@@ -268,8 +287,9 @@ export class Mailboxes {
    * throws AdmissionRefused, having posted nothing, when they refuse. `sender`: post only if the
    * actor's owner key names this sender; otherwise throws OwnerNotConfirmed, having posted nothing and
    * holding no lease (on a cluster the rate point stays taken: the limits ran first, in their own slot).
+   * `drainJobAdded`: a drain job was added (or found waiting) for this post.
    */
-  async post(env: Envelope, replyOwner?: { ownerId: string; ttlSeconds: number }, admission?: Admission, sender?: string): Promise<{ entryId: string; drainJobAdded: boolean }> {
+  async post(env: Envelope, replyOwner?: { ownerId: string; ttlSeconds: number }, admission?: Admission, sender?: string, options: PostOptions = {}): Promise<{ entryId: string; drainJobAdded: boolean }> {
     const { actor } = env;
     // The turn's finishing script writes the reply stream beside the mailbox: both in one partition.
     if ((replyOwner || env.replyStream) && this.names.partitionOfMessage(env.messageId) !== this.names.partitionOf(actor)) {
@@ -286,10 +306,17 @@ export class Mailboxes {
       this.names.owner(actor),
     ];
     const args = [env.messageId, JSON.stringify(env), refKey(actor), actor.id, String(Date.now()), replyOwner?.ownerId ?? '', String(replyOwner?.ttlSeconds ?? 0), sender ?? ''];
-    const answer =
+    // An early job must reach Redis after its post: both go over the drain queues' connection, in order.
+    const via = options.drainJobEarly ? this.queueCommands : this.commands;
+    const posting =
       admission && !admittedApart
-        ? await this.commands.troupeMailboxPostAdmitted(...keys, ...admissionKeys(admission), ...args, ...admissionArgs(admission))
-        : await this.commands.troupeMailboxPost(...keys, ...args);
+        ? via.troupeMailboxPostAdmitted(...keys, ...admissionKeys(admission), ...args, ...admissionArgs(admission))
+        : via.troupeMailboxPost(...keys, ...args);
+    // Redis runs it after the post, so whatever drain it starts finds the message or is woken for it.
+    const earlyJob = options.drainJobEarly ? this.requestDrain(actor) : undefined;
+    // A refused post's early job finds nothing to do; its failure matters only when the post went through.
+    earlyJob?.catch(() => undefined);
+    const answer = await posting;
     // A refusal answers {0, limit, ms} (the limits) or {-1} / {-2} (the owner); a post answers {entry id, …}.
     if (answer[0] === -1 || answer[0] === -2) {
       // The lease is the one limit a refused post must give back (the rate point is spent, as a request).
@@ -298,8 +325,9 @@ export class Mailboxes {
     }
     if (typeof answer[0] === 'number') settle(answer as AdmissionAnswer);
     const [entryId, needsJob] = answer as [string, number];
-    if (needsJob === 1) await this.requestDrain(actor);
-    return { entryId, drainJobAdded: needsJob === 1 };
+    if (earlyJob) await earlyJob;
+    else if (needsJob === 1) await this.requestDrain(actor);
+    return { entryId, drainJobAdded: earlyJob !== undefined || needsJob === 1 };
   }
 
   /** Ensures a drain job for the actor (a no-op when one is waiting already). */

@@ -76,8 +76,9 @@ export class ReplyNotifications {
   /**
    * Follows a reply stream this process posted to with `notify` set to this channel, from its start
    * (or after `lastId`), until a terminal event, the signal, or `idleTimeoutMs` without events.
+   * `onEnd` is called once the follow is over, however it ended.
    */
-  async *follow(stream: string, options: { lastId?: string; signal?: AbortSignal; idleTimeoutMs?: number } = {}): AsyncGenerator<ReplyEvent> {
+  async *follow(stream: string, options: { lastId?: string; signal?: AbortSignal; idleTimeoutMs?: number; onEnd?: () => void } = {}): AsyncGenerator<ReplyEvent> {
     const f: Follower = { lastId: options.lastId ?? '0', buffer: [] };
     let set = this.followers.get(stream);
     if (!set) this.followers.set(stream, (set = new Set()));
@@ -130,6 +131,7 @@ export class ReplyNotifications {
       set.delete(f);
       if (set.size === 0 && this.followers.get(stream) === set) this.followers.delete(stream);
       options.signal?.removeEventListener('abort', onAbort);
+      options.onEnd?.();
     }
   }
 

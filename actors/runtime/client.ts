@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { createRedisClient, type RedisClient } from '../../queues/redis-client.js';
 import type { Connection, Model } from 'mongoose';
-import { admit, defineAdmission, leaseOf, type Admission } from '../../queues/admission.js';
+import { admit, AdmissionRefused, defineAdmission, leaseOf, type Admission } from '../../queues/admission.js';
 import { envelope, refKey, type ActorRef, type Envelope } from '../../queues/envelope.js';
 import { hop, type Hop } from '../../queues/hop-trace.js';
 import { RedisNames } from '../../queues/keys.js';
@@ -22,6 +22,8 @@ import type { FeedData } from './turn.js';
 import { Batches, type BatchProgress, type BatchResults } from './batches.js';
 import { liveWorkers } from './workers.js';
 import { RuntimeError } from './runtime-error.js';
+import { DrainForecast } from './drain-forecast.js';
+import { DRAIN_LINGER_MS } from './settings.js';
 
 export interface SendInput {
   actor: ActorRef;
@@ -59,19 +61,24 @@ export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 const OWNER_CACHE_TTL_SECONDS = 24 * 60 * 60;
 /** A message's poster follows its reply right away; past this, a follower reads the stream instead. */
 export const NOTIFIED_FOLLOW_WINDOW_MS = 60_000;
+/** A sender refused by its limits gets no early drain jobs for this long (see DrainForecast). */
+export const REFUSAL_HOLD_MS = 1_000;
 
 export class ActorClient {
   private readonly kindsByName: Map<string, AnyKind>;
   private readonly redis: RedisClient;
   private readonly queueConnection: RedisClient;
+  /** Drain jobs, and the posts whose jobs follow them at once (see PostOptions). */
+  private readonly drainConnection: RedisClient;
   private readonly mailboxes: Mailboxes;
   private readonly serviceQueues = new Map<string, Queue>();
   private readonly actors: Model<ActorRecord>;
   readonly batches: Batches;
   private readonly reader: ReplyReader;
   private readonly notifications: ReplyNotifications;
-  /** Reply streams of messages this process posted with `notify`, not yet followed (stream -> when posted). */
-  private readonly notified = new Map<string, number>();
+  /** Reply streams of messages this process posted with `notify`, not yet followed (stream -> when posted, to which actor). */
+  private readonly notified = new Map<string, { at: number; actorKey: string }>();
+  private readonly forecast = new DrainForecast(DRAIN_LINGER_MS, REFUSAL_HOLD_MS);
 
   constructor(
     redisUrl: string,
@@ -82,7 +89,9 @@ export class ActorClient {
     this.kindsByName = new Map(kinds.map((k) => [k.kind, k]));
     this.redis = createRedisClient(redisUrl, { maxRetriesPerRequest: 3, enableAutoPipelining: true });
     this.queueConnection = createRedisClient(redisUrl, { maxRetriesPerRequest: null });
-    this.mailboxes = new Mailboxes(this.redis, this.queueConnection, names);
+    // Writes each command at once, and gives up as a post does: a post and its drain job share it (PostOptions).
+    this.drainConnection = createRedisClient(redisUrl, { maxRetriesPerRequest: 3 });
+    this.mailboxes = new Mailboxes(this.redis, this.drainConnection, names);
     defineAdmission(this.redis);
     this.actors = actorRecords(mongo);
     this.batches = new Batches(mongo, this.redis, names);
@@ -230,7 +239,7 @@ export class ActorClient {
       const owner = this.redis.set(this.names.replyOwner(messageId), input.ownerId, 'EX', REPLY_STREAM_TTL_SECONDS);
       await Promise.all([owner, this.serviceQueue(kind.kind).add(env.type, env, { jobId: messageId, removeOnComplete: true, removeOnFail: 1000 })]);
     }
-    if (notify) this.rememberNotified(env.replyStream!);
+    if (notify) this.rememberNotified(env.replyStream!, refKey(input.actor));
     return { messageId, replyStream: env.replyStream!, duplicate: false };
   }
 
@@ -240,14 +249,19 @@ export class ActorClient {
    * is posted to unchecked.
    */
   private async postToMailbox(env: Envelope, replyOwner: { ownerId: string; ttlSeconds: number }, admission: Admission | undefined, sender: string | undefined): Promise<void> {
+    const actorKey = refKey(env.actor);
     try {
-      await this.mailboxes.post(env, replyOwner, admission, sender);
+      await this.mailboxes.post(env, replyOwner, admission, sender, { drainJobEarly: this.forecast.drainLikelyGone(actorKey, env.ownerId) });
+      this.forecast.sawBusy(actorKey);
     } catch (err) {
+      if (err instanceof AdmissionRefused) this.forecast.sawRefusal(env.ownerId);
       if (!(err instanceof OwnerNotConfirmed)) throw err;
       if (err.reason === 'another_owner') throw new RuntimeError('not_found', `${env.actor.kind} ${env.actor.id} not found`);
       await this.confirmOwner(env.actor, sender!);
       // The rate point was spent by the first try (on a cluster): this one takes the lease only.
+      // Without an early job: the first try's may still be waiting, and then this one's is not needed.
       await this.mailboxes.post(env, replyOwner, admission && err.rateTaken ? { ...admission, ratePoints: 0 } : admission);
+      this.forecast.sawBusy(actorKey);
     }
   }
 
@@ -289,15 +303,20 @@ export class ActorClient {
    */
   replies(stream: string, options: { lastEventId?: string; signal?: AbortSignal; idleTimeoutMs?: number } = {}): AsyncGenerator<ReplyEvent> {
     const follow = { lastId: options.lastEventId, signal: options.signal, idleTimeoutMs: options.idleTimeoutMs };
-    if (this.notified.delete(stream)) return this.notifications.follow(stream, follow);
+    const posted = this.notified.get(stream);
+    if (posted) {
+      this.notified.delete(stream);
+      // Its drain lingers from the turn's end, which the reply's end tells this process.
+      return this.notifications.follow(stream, { ...follow, onEnd: () => this.forecast.sawBusy(posted.actorKey) });
+    }
     return this.reader.follow(stream, follow);
   }
 
-  private rememberNotified(stream: string) {
+  private rememberNotified(stream: string, actorKey: string) {
     const now = Date.now();
-    this.notified.set(stream, now);
+    this.notified.set(stream, { at: now, actorKey });
     // Posted but never followed (the client left before the answer began): forgotten after a while.
-    for (const [old, at] of this.notified) {
+    for (const [old, { at }] of this.notified) {
       if (at > now - NOTIFIED_FOLLOW_WINDOW_MS) break;
       this.notified.delete(old);
     }
@@ -371,5 +390,6 @@ export class ActorClient {
     await this.notifications.close();
     this.redis.disconnect();
     this.queueConnection.disconnect();
+    this.drainConnection.disconnect();
   }
 }

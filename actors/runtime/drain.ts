@@ -140,7 +140,14 @@ async function drainClaimed(kind: ActorKind<unknown>, ref: ActorRef, _id: string
   let entries = first.entries;
   let actor = resident;
   if (!actor) {
-    const fenced = await storeCall(() => fence(ref, _id, first.outboxDone, deps));
+    // An actor with no record and nothing to read gets none: a drain job can come with nothing to do
+    // (a post that sent its job early and was refused), and it must not create the actor.
+    let fenced = await storeCall(() => fence(ref, _id, first.outboxDone, deps, entries.length > 0));
+    if (!fenced) {
+      entries = await mailboxes.leave(ref, batchSize);
+      if (entries.length === 0) return 'drained';
+      fenced = (await storeCall(() => fence(ref, _id, first.outboxDone, deps, true)))!;
+    }
     actor = fenced.resident;
     if (!fenced.readStands) {
       readAt = performance.now();
@@ -367,10 +374,12 @@ export function batchItem(env: Envelope, final: StoredEvent[]): Extract<OutboxIt
  * performed before that read (each commit moves appliedSeq, and the marker follows the effects), so
  * the read stands. Otherwise a turn was committed since (a drain this fence has just stopped), or its
  * effects were cut short: the marker is read again, the effects completed, and the mailbox must be
- * read afresh (`readStands: false`).
+ * read afresh (`readStands: false`). The record is created on first use only when `create`; without
+ * it, an actor that has none is not fenced (undefined).
  */
-async function fence(ref: ActorRef, _id: string, markerRead: string | null, deps: DrainDeps): Promise<{ resident: Resident; readStands: boolean }> {
-  const record = await deps.store.fence(_id, ref.kind, ref.id);
+async function fence(ref: ActorRef, _id: string, markerRead: string | null, deps: DrainDeps, create: boolean): Promise<{ resident: Resident; readStands: boolean } | undefined> {
+  const record = create ? await deps.store.fence(_id, ref.kind, ref.id) : await deps.store.fenceExisting(_id);
+  if (!record) return undefined;
   const resident = { epoch: record.epoch, appliedSeq: record.appliedSeq, state: record.state, ownerId: record.ownerId };
   if (record.appliedSeq === (markerRead ?? NO_TURN_APPLIED)) return { resident, readStands: true };
   const outboxDone = deps.names.outboxDone(ref);
