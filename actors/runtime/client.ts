@@ -235,7 +235,7 @@ export class ActorClient {
     const replyOwner = { ownerId: input.ownerId, ttlSeconds: REPLY_STREAM_TTL_SECONDS };
     if (kind.stateful) await this.postToMailbox(env, replyOwner, admitFirst ? undefined : input.admission, ownerFirst ? undefined : sender);
     else {
-      // Same connection, same tick: the owner record and the job leave in one write, in order.
+      // Sent together: whoever asks who may read the reply knows its message id only once both are done.
       const owner = this.redis.set(this.names.replyOwner(messageId), input.ownerId, 'EX', REPLY_STREAM_TTL_SECONDS);
       await Promise.all([owner, this.serviceQueue(kind.kind).add(env.type, env, { jobId: messageId, removeOnComplete: true, removeOnFail: 1000 })]);
     }

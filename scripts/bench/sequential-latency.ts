@@ -81,7 +81,7 @@ export async function sequentialLatency(targets: { troupe: LatencyTarget; peer: 
       json_meets_targets: meets(json),
       sse_meets_targets: meets(sse),
       first_after_pause: {
-        what: `each series' first message of each of its ${BLOCKS} blocks, sent after it sat out the other series' blocks (quiet_ms): counted in the figures above too, 1 in ${perBlock} of them; an actor's drain lingers ${DRAIN_LINGER_MS} ms after its last turn, so troupe's first message after a pause needs a BullMQ job (the peer's every message does)`,
+        what: `each series' first message of each of its ${BLOCKS} blocks, sent after it sat out the other series' blocks (quiet_ms): counted in the figures above too, 1 in ${perBlock} of them; an actor's drain lingers ${DRAIN_LINGER_MS} ms after its last turn, so troupe's first message after a pause needs a BullMQ job, which its gateway sends right behind the post (the peer's every message needs one)`,
         quiet_ms: latencySummary(series.flatMap((s) => s.quietMs), [50]).p50_ms,
         troupe: afterPause('troupe'),
         naive_peer: afterPause('peer'),
