@@ -8,34 +8,29 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { actorRecords } from '../../models/actor-record.js';
 import { envelope } from '../../queues/envelope.js';
-import { DrainWakeups, entryAfter, type Woken } from '../../queues/drain-wakeups.js';
+import { entryAfter, type Woken } from '../../queues/drain-wakeups.js';
 import type { Mailboxes } from '../../queues/mailbox.js';
 import { drainActor, type DrainDeps } from '../../actors/runtime/drain.js';
 import { counterKind, type CounterState } from '../support/test-kinds.js';
 import type { ActorKind } from '../../actors/runtime/contract.js';
 import { pollUntil } from '../support/async.js';
-import { drainFixture, REDIS_URL, type DrainFixture } from '../support/drain-fixture.js';
+import { lingeringDrainFixture, type LingeringDrainFixture } from '../support/drain-fixture.js';
 
 const kind = counterKind as ActorKind<unknown>;
 
 describe('lingering drains', function () {
   this.timeout(30_000);
-  let fixture: DrainFixture;
-  let wakeups: DrainWakeups;
+  let fixture: LingeringDrainFixture;
 
-  const deps = (lingerMs: number, stopping?: AbortSignal): DrainDeps =>
-    fixture.deps({ stopping, linger: { wakeups, ms: lingerMs, drainerTtlMs: 10_000, allowed: () => true } });
+  const deps = (lingerMs: number, stopping?: AbortSignal): DrainDeps => fixture.lingering(lingerMs, stopping);
   const add = (actor: { kind: string; id: string }, seq: number) => fixture.mailboxes.post(envelope({ actor, ownerId: 'u1', type: 'add', payload: { n: 1, seq } }));
   const stateOf = async (actor: { kind: string; id: string }) => (await actorRecords(fixture.conn).findOne({ _id: `${actor.kind}:${actor.id}` }).lean())?.state as CounterState | undefined;
 
   before(async function () {
-    fixture = await drainFixture('linger');
-    wakeups = new DrainWakeups(REDIS_URL, fixture.names.drainWake(randomUUID()));
-    await pollUntil(() => wakeups.listening, { timeoutMs: 5_000, intervalMs: 5, what: 'the wake-up subscription' });
+    fixture = await lingeringDrainFixture('linger');
   });
 
   after(async function () {
-    await wakeups.close();
     await fixture.close();
   });
 
@@ -85,9 +80,9 @@ describe('lingering drains', function () {
   it('a wake-up carries the posted entry only when it is all the mailbox holds and was never applied', async function () {
     const actor = { kind: 'counter', id: `linger-wake-${randomUUID()}` };
     // A drain lingering for this actor, as far as posts can tell.
-    await fixture.redis.set(fixture.names.drainer(actor), wakeups.channel, 'PX', 10_000);
+    await fixture.redis.set(fixture.names.drainer(actor), fixture.wakeups.channel, 'PX', 10_000);
     const wakeFor = async (post: () => Promise<{ entryId: string }>): Promise<{ woken: Woken | undefined; entryId: string }> => {
-      const waiting = wakeups.wait(`${actor.kind}:${actor.id}`, 10_000, performance.now());
+      const waiting = fixture.wakeups.wait(`${actor.kind}:${actor.id}`, 10_000, performance.now());
       const { entryId } = await post();
       return { woken: await waiting, entryId };
     };

@@ -9,24 +9,21 @@ import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { actorRecords } from '../../models/actor-record.js';
 import { envelope } from '../../queues/envelope.js';
-import { DrainWakeups } from '../../queues/drain-wakeups.js';
 import { OwnerNotConfirmed } from '../../queues/mailbox.js';
 import { drainActor, type DrainDeps } from '../../actors/runtime/drain.js';
 import { counterKind, type CounterState } from '../support/test-kinds.js';
 import type { ActorKind } from '../../actors/runtime/contract.js';
 import { pollUntil } from '../support/async.js';
-import { drainFixture, REDIS_URL, type DrainFixture } from '../support/drain-fixture.js';
+import { lingeringDrainFixture, REDIS_URL, type LingeringDrainFixture } from '../support/drain-fixture.js';
 
 const kind = counterKind as ActorKind<unknown>;
 type Actor = { kind: string; id: string };
 
 describe('early drain jobs', function () {
   this.timeout(30_000);
-  let fixture: DrainFixture;
-  let wakeups: DrainWakeups;
+  let fixture: LingeringDrainFixture;
 
-  const deps = (lingerMs: number, stopping?: AbortSignal): DrainDeps =>
-    fixture.deps({ stopping, linger: { wakeups, ms: lingerMs, drainerTtlMs: 10_000, allowed: () => true } });
+  const deps = (lingerMs: number, stopping?: AbortSignal): DrainDeps => fixture.lingering(lingerMs, stopping);
   const postEarly = (actor: Actor, seq: number, sender?: string) =>
     fixture.mailboxes.post(envelope({ actor, ownerId: 'u1', type: 'add', payload: { n: 1, seq } }), undefined, undefined, sender, { drainJobEarly: true });
   const recordOf = (actor: Actor) => actorRecords(fixture.conn).findOne({ _id: `${actor.kind}:${actor.id}` }).lean();
@@ -38,13 +35,10 @@ describe('early drain jobs', function () {
   };
 
   before(async function () {
-    fixture = await drainFixture('early');
-    wakeups = new DrainWakeups(REDIS_URL, fixture.names.drainWake(randomUUID()));
-    await pollUntil(() => wakeups.listening, { timeoutMs: 5_000, intervalMs: 5, what: 'the wake-up subscription' });
+    fixture = await lingeringDrainFixture('early');
   });
 
   after(async function () {
-    await wakeups.close();
     await fixture.close();
   });
 

@@ -3,6 +3,7 @@
  * of a worker under a prefix of their own, and `deps()` — what a worker hands each drain (a fresh one
  * per drain, as each BullMQ job gets).
  */
+import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { createRedisClient, type RedisClient } from '../../queues/redis-client.js';
 import { deleteRedisPrefix } from './redis-prefix.js';
@@ -14,6 +15,8 @@ import { Batches } from '../../actors/runtime/batches.js';
 import { Effects } from '../../actors/runtime/effects.js';
 import type { DrainDeps } from '../../actors/runtime/drain.js';
 import { offlineNarrator } from '../../actors/llm/offline-narrator.js';
+import { DrainWakeups } from '../../queues/drain-wakeups.js';
+import { pollUntil } from './async.js';
 import { testNames } from './test-names.js';
 import type { RedisNames } from '../../queues/keys.js';
 
@@ -61,6 +64,28 @@ export async function drainFixture(name: string): Promise<DrainFixture> {
       await deleteRedisPrefix(names.prefix, REDIS_URL);
       await conn.close();
       await mongo.stop();
+    },
+  };
+}
+
+/** A drain fixture whose drains can linger: a wake-up subscription of their own, listening. */
+export interface LingeringDrainFixture extends DrainFixture {
+  wakeups: DrainWakeups;
+  /** What a worker hands a drain that lingers `lingerMs` (less when `stopping` aborts). */
+  lingering(lingerMs: number, stopping?: AbortSignal): DrainDeps;
+}
+
+export async function lingeringDrainFixture(name: string): Promise<LingeringDrainFixture> {
+  const fixture = await drainFixture(name);
+  const wakeups = new DrainWakeups(REDIS_URL, fixture.names.drainWake(randomUUID()));
+  await pollUntil(() => wakeups.listening, { timeoutMs: 5_000, intervalMs: 5, what: 'the wake-up subscription' });
+  return {
+    ...fixture,
+    wakeups,
+    lingering: (lingerMs, stopping) => fixture.deps({ stopping, linger: { wakeups, ms: lingerMs, drainerTtlMs: 10_000, allowed: () => true } }),
+    async close() {
+      await wakeups.close();
+      await fixture.close();
     },
   };
 }
