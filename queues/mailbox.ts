@@ -228,6 +228,14 @@ export interface TurnFinish {
   wakeable?: Wakeable;
 }
 
+/** The posting scripts, defined on the commands connection and on the drain queues' (see PostOptions). */
+type PostCommands = Pick<MailboxCommands, 'troupeMailboxPost' | 'troupeMailboxPostAdmitted'>;
+
+function definePostCommands(client: RedisClient): void {
+  client.defineCommand('troupeMailboxPost', { numberOfKeys: 6, lua: POST });
+  client.defineCommand('troupeMailboxPostAdmitted', { numberOfKeys: 8, lua: POST_ADMITTED });
+}
+
 export interface PostOptions {
   /**
    * Add the drain job right behind the post, without waiting for the post's answer to say whether one is
@@ -243,7 +251,7 @@ export class Mailboxes {
   private readonly drainQueues = new Map<string, Queue>();
   private readonly commands: RedisClient & MailboxCommands;
   /** The posting scripts on the drain queues' connection, for a post whose drain job follows it at once. */
-  private readonly queueCommands: Pick<MailboxCommands, 'troupeMailboxPost' | 'troupeMailboxPostAdmitted'>;
+  private readonly queueCommands: PostCommands;
   /** On a cluster a script may not touch another partition's (or user's) keys. */
   private readonly cluster: boolean;
 
@@ -259,16 +267,12 @@ export class Mailboxes {
     redis.defineCommand('troupeMailboxFinish', { numberOfKeys: 7, lua: FINISH });
     redis.defineCommand('troupeMailboxLeave', { numberOfKeys: 3, lua: LEAVE });
     redis.defineCommand('troupeMailboxAbandon', { numberOfKeys: 3, lua: ABANDON });
-    redis.defineCommand('troupeMailboxPost', { numberOfKeys: 6, lua: POST });
-    redis.defineCommand('troupeMailboxPostAdmitted', { numberOfKeys: 8, lua: POST_ADMITTED });
+    definePostCommands(redis);
     defineAdmission(redis);
     redis.defineCommand('troupeMailboxForgetIfEmpty', { numberOfKeys: 2, lua: FORGET_IF_EMPTY });
     this.commands = redis as RedisClient & MailboxCommands;
-    if (connection !== redis) {
-      connection.defineCommand('troupeMailboxPost', { numberOfKeys: 6, lua: POST });
-      connection.defineCommand('troupeMailboxPostAdmitted', { numberOfKeys: 8, lua: POST_ADMITTED });
-    }
-    this.queueCommands = connection as RedisClient & Pick<MailboxCommands, 'troupeMailboxPost' | 'troupeMailboxPostAdmitted'>;
+    if (connection !== redis) definePostCommands(connection);
+    this.queueCommands = connection as RedisClient & PostCommands;
     this.cluster = isCluster(redis);
   }
 
