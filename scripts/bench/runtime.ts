@@ -188,6 +188,12 @@ export async function runRuntimeBench({
     logger.info('one hop between processes on this machine, for reference');
     const machineHops = await measureMachineHops({ redisUrl, mongoUri });
 
+    // Warmed again under load: the sequential section and the hops in between leave the concurrent
+    // path colder (the first round after them cost both sides more CPU per message than the rest).
+    logger.info({ warmup }, 'warming up troupe and the naive peer for the rounds');
+    allAnswered(await runLoad(shapes.troupe, warmup), warmup);
+    allAnswered(await runLoad(shapes.peer, warmup), warmup);
+
     const troupeRounds: RoundResult[] = [];
     const peerRounds: RoundResult[] = [];
     for (let r = 1; r <= rounds; r++) {
