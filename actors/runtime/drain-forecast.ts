@@ -10,54 +10,69 @@
  * processes are unseen here (the forecast is then "gone" and the job redundant).
  */
 export class DrainForecast {
-  /** Actor key → when it was last seen busy here, oldest first (re-inserted on each sighting). */
-  private readonly lastBusy = new Map<string, number>();
-  /** Sender → when an admission of theirs was refused, oldest first. */
-  private readonly refusals = new Map<string, number>();
+  /** Actors seen busy here, for as long as their drain lingers. */
+  private readonly busy: RecentSightings;
+  /** Senders whose admission was refused, for the hold time (a refused post's job would find nothing). */
+  private readonly refused: RecentSightings;
 
   constructor(
     /** How long a drain lingers after its last turn. */
-    private readonly lingerMs: number,
-    /** How long a sender refused by its limits gets no early drain job (a refused post's job would find nothing). */
-    private readonly refusalHoldMs: number,
-    private readonly now: () => number = Date.now,
-  ) {}
+    lingerMs: number,
+    /** How long a sender refused by its limits gets no early drain job. */
+    refusalHoldMs: number,
+    now: () => number = Date.now,
+  ) {
+    this.busy = new RecentSightings(lingerMs, now);
+    this.refused = new RecentSightings(refusalHoldMs, now);
+  }
 
   /** The actor was posted to, or a reply of its ended, just now. */
   sawBusy(actorKey: string): void {
-    const now = this.now();
-    this.lastBusy.delete(actorKey);
-    this.lastBusy.set(actorKey, now);
-    forgetBefore(this.lastBusy, now - this.lingerMs);
+    this.busy.saw(actorKey);
   }
 
   /** The sender's limits refused a post just now. */
   sawRefusal(sender: string): void {
-    const now = this.now();
-    this.refusals.delete(sender);
-    this.refusals.set(sender, now);
-    forgetBefore(this.refusals, now - this.refusalHoldMs);
+    this.refused.saw(sender);
   }
 
   /** True when a post from `sender` to the actor should send its drain job right away. */
   drainLikelyGone(actorKey: string, sender: string): boolean {
-    const now = this.now();
-    const busy = this.lastBusy.get(actorKey);
-    if (busy !== undefined && busy > now - this.lingerMs) return false;
-    const refused = this.refusals.get(sender);
-    return refused === undefined || refused <= now - this.refusalHoldMs;
+    return !this.busy.seenWithinWindow(actorKey) && !this.refused.seenWithinWindow(sender);
   }
 
-  /** Entries held (for tests: both maps stay bounded by what happened within their windows). */
+  /** Entries held (for tests: both stay bounded by what happened within their windows). */
   get size(): number {
-    return this.lastBusy.size + this.refusals.size;
+    return this.busy.size + this.refused.size;
   }
 }
 
-/** Drops the oldest entries of an insertion-ordered map up to `cutoff`. */
-function forgetBefore(times: Map<string, number>, cutoff: number): void {
-  for (const [key, at] of times) {
-    if (at > cutoff) return;
-    times.delete(key);
+/** Keys seen within the last `windowMs`, each counted from its latest sighting; older ones are dropped. */
+class RecentSightings {
+  /** Key → when last seen, oldest first (re-inserted on each sighting). */
+  private readonly lastSeen = new Map<string, number>();
+
+  constructor(
+    private readonly windowMs: number,
+    private readonly now: () => number,
+  ) {}
+
+  saw(key: string): void {
+    const now = this.now();
+    this.lastSeen.delete(key);
+    this.lastSeen.set(key, now);
+    for (const [old, at] of this.lastSeen) {
+      if (at > now - this.windowMs) return;
+      this.lastSeen.delete(old);
+    }
+  }
+
+  seenWithinWindow(key: string): boolean {
+    const at = this.lastSeen.get(key);
+    return at !== undefined && at > this.now() - this.windowMs;
+  }
+
+  get size(): number {
+    return this.lastSeen.size;
   }
 }

@@ -177,9 +177,12 @@ export async function runRuntimeBench({
       troupe: new CpuMeter({ gateway: gateway.child.pid, worker: worker.child.pid, mongo: mongo.child.pid, redis: redisPid, load_generator: process.pid }),
       peer: new CpuMeter({ gateway: peer.gatewayPid, worker: peer.workerPid, mongo: mongo.child.pid, redis: redisPid, load_generator: process.pid }),
     };
+    const warmUp = async () => {
+      allAnswered(await runLoad(shapes.troupe, warmup), warmup);
+      allAnswered(await runLoad(shapes.peer, warmup), warmup);
+    };
     logger.info({ warmup }, 'warming up troupe and the naive peer');
-    allAnswered(await runLoad(shapes.troupe, warmup), warmup);
-    allAnswered(await runLoad(shapes.peer, warmup), warmup);
+    await warmUp();
 
     logger.info({ messages: latencyMessages }, 'sequential latency (one client, one actor)');
     const traceFrom = gateway.output().length;
@@ -191,8 +194,7 @@ export async function runRuntimeBench({
     // Warmed again under load: the sequential section and the hops in between leave the concurrent
     // path colder (the first round after them cost both sides more CPU per message than the rest).
     logger.info({ warmup }, 'warming up troupe and the naive peer for the rounds');
-    allAnswered(await runLoad(shapes.troupe, warmup), warmup);
-    allAnswered(await runLoad(shapes.peer, warmup), warmup);
+    await warmUp();
 
     const troupeRounds: RoundResult[] = [];
     const peerRounds: RoundResult[] = [];
