@@ -78,7 +78,14 @@ export interface LingeringDrainFixture extends DrainFixture {
 export async function lingeringDrainFixture(name: string): Promise<LingeringDrainFixture> {
   const fixture = await drainFixture(name);
   const wakeups = new DrainWakeups(REDIS_URL, fixture.names.drainWake(randomUUID()));
-  await pollUntil(() => wakeups.listening, { timeoutMs: 5_000, intervalMs: 5, what: 'the wake-up subscription' });
+  try {
+    await pollUntil(() => wakeups.listening, { timeoutMs: 5_000, intervalMs: 5, what: 'the wake-up subscription' });
+  } catch (error) {
+    // No after() closes what a failed before() made.
+    await wakeups.close();
+    await fixture.close();
+    throw error;
+  }
   return {
     ...fixture,
     wakeups,
