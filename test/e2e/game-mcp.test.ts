@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { pollUntil } from '../support/async.js';
 import { openSse, readEvents } from '../support/sse-client.js';
-import { runTroupe, spawnTroupe, startSeededMongo, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
+import { createUserKey, spawnTroupe, startSeededMongo, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
 import { freePort } from '../support/troupe-mongo-process.js';
 import { deleteRedisPrefix } from '../support/redis-prefix.js';
 
@@ -60,11 +60,7 @@ describe('Dominion over MCP and HTTP on a running troupe', function () {
     const env = troupeEnv({ MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`, REDIS_PREFIX: redisPrefix, PORT: String(port), HOST: '127.0.0.1' });
     // The meta resources read the MTG dataset: a server over a seeded copy, not a load on every run.
     await startSeededMongo(mongoPort, env, processes);
-    for (const name of ['agent', 'bob', 'carol']) {
-      const created = await runTroupe(['users', 'create', name], env, processes, 30_000);
-      keys[name] = /trp_[A-Za-z0-9_-]+/.exec(created.stdout)?.[0] ?? '';
-      expect(keys[name], created.stderr).to.not.equal('');
-    }
+    for (const name of ['agent', 'bob', 'carol']) keys[name] = await createUserKey(name, env, processes);
     processes.push(spawnTroupe(['start'], env));
     base = `http://127.0.0.1:${port}`;
     await pollUntil(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200, { timeoutMs: 90_000, what: `${base}/readyz` });

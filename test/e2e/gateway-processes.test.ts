@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { createParser } from 'eventsource-parser';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { spawnTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
+import { createUserKey, spawnTroupe, troupeEnv, type TroupeProcess } from '../support/troupe-process.js';
 import { freePort } from '../support/troupe-mongo-process.js';
 import { pollUntil } from '../support/async.js';
 import { openSse, readEvents } from '../support/sse-client.js';
@@ -41,13 +41,7 @@ describe('gateway and worker processes (HTTP, SSE, MCP)', function () {
     processes.push(p);
     return p;
   };
-  const createUser = async (name: string) => {
-    const p = run(['users', 'create', name]);
-    await p.exited;
-    const key = /trp_[A-Za-z0-9_-]+/.exec(p.stdout())?.[0];
-    if (!key) throw new Error(`no key printed:\n${p.stdout()}\n${p.stderr()}`);
-    return key;
-  };
+  const createUser = (name: string) => createUserKey(name, env, processes);
 
   const redisPrefix = `test-gw-${process.pid}-${Date.now().toString(36)}`;
 

@@ -1,6 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { pino } from 'pino';
+import { UserDirectory } from '../../gateway/users.js';
+import { connectMongo } from '../../models/connection.js';
+import { loadConfig } from '../../scripts/config.js';
 import { pollUntil, withDeadline } from './async.js';
 import { copySeededDbpath, SEEDED_DB_NAME } from './seeded-dbpath.js';
 import { tempDir } from './troupe-mongo-process.js';
@@ -87,9 +91,26 @@ export async function startSeededMongo(port: number, env: NodeJS.ProcessEnv, spa
   await pollUntil(() => mongo.stdout().includes('listening'), { timeoutMs: 30_000, what: 'troupe mongo' });
 }
 
-/** Creates a user with `troupe users create` and returns the API key it prints once. */
-export async function createUserKey(name: string, env: NodeJS.ProcessEnv, spawned: TroupeProcess[]): Promise<string> {
-  const created = await runTroupe(['users', 'create', name], env, spawned, 30_000);
+/**
+ * A new user and the API key `troupe users create NAME [--admin]` would print, made with the same
+ * UserDirectory in the MongoDB that `env` names. A fixture, not the subject: a CLI process costs
+ * about a second of CPU per user, and users-cli.test.ts tests the command itself. Without
+ * MONGODB_URI (the embedded server on a dbpath only a troupe process may hold) it runs the command.
+ */
+export async function createUserKey(name: string, env: NodeJS.ProcessEnv, spawned: TroupeProcess[], { admin = false }: { admin?: boolean } = {}): Promise<string> {
+  const { mongo } = loadConfig(env);
+  if (mongo.uri === undefined) return createUserKeyWithCli(name, env, spawned, admin);
+  const connected = await connectMongo({ uri: mongo.uri, dbName: mongo.dbName, embedded: mongo.embedded, logger: pino({ level: 'silent' }) });
+  try {
+    const users = await UserDirectory.open(connected.connection);
+    return (await users.createUser(name, 'cli', admin ? ['admin'] : [])).key;
+  } finally {
+    await connected.stop();
+  }
+}
+
+async function createUserKeyWithCli(name: string, env: NodeJS.ProcessEnv, spawned: TroupeProcess[], admin: boolean): Promise<string> {
+  const created = await runTroupe(['users', 'create', name, ...(admin ? ['--admin'] : [])], env, spawned, 30_000);
   const key = /trp_[A-Za-z0-9_-]+/.exec(created.stdout)?.[0];
   expect(key, created.stdout + created.stderr).to.be.a('string');
   return key!;
