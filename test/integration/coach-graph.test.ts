@@ -22,9 +22,8 @@ import { initialConversation, type ConversationState } from '../../actors/conver
 import { offlineNarrator } from '../../actors/llm/offline-narrator.js';
 import { metaKind } from '../../actors/meta/kind.js';
 import { RequestError, type ActorResources, type McpEndpoint, type TurnContext } from '../../actors/runtime/contract.js';
-import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
-import { seedMtg } from '../../models/mtg/seed.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../support/fake-openai-server.js';
+import { seededMongo, type SeededMongo } from '../support/seeded-dbpath.js';
 
 const silent = { info() {}, warn() {}, error() {}, debug() {} };
 
@@ -61,16 +60,15 @@ interface Turn {
 
 describe('deck coach graph (real meta service over MCP, shipped data)', function () {
   this.timeout(60_000);
-  let mongo: EmbeddedMongo;
+  let mongo: SeededMongo;
   let connection: mongoose.Connection;
   let server: Server;
   let mcpUrl: string;
   const toolCallsServed: string[] = [];
 
   before(async function () {
-    mongo = await startEmbeddedMongo({ port: 0 });
-    connection = await mongoose.createConnection(mongo.uri, { dbName: 'coach_graph' }).asPromise();
-    await seedMtg(connection);
+    mongo = await seededMongo();
+    connection = await mongoose.createConnection(mongo.uri, { dbName: mongo.dbName }).asPromise();
     const resources = { mongo: connection, narrator: offlineNarrator(), chatModel: null, mcp: endpointAt(undefined), embedder: null, gateTimeoutMs: null };
     server = createServer(async (req, res) => {
       if (req.method !== 'POST') return void res.writeHead(405).end();

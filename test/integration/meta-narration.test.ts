@@ -17,8 +17,7 @@ import { optimizeMainboard } from '../../actors/meta/mainboard-optimizer.js';
 import { matchupStrategy } from '../../actors/meta/matchup-strategy.js';
 import { MetaQueries } from '../../actors/meta/meta-queries.js';
 import { optimizeSideboard } from '../../actors/meta/sideboard-optimizer.js';
-import { startEmbeddedMongo, type EmbeddedMongo } from '../../models/embedded/index.js';
-import { seedMtg } from '../../models/mtg/seed.js';
+import { seededMongo, type SeededMongo } from '../support/seeded-dbpath.js';
 
 class ScriptedChatModel extends BaseChatModel {
   readonly prompts: string[] = [];
@@ -42,7 +41,7 @@ const DECK = `4 Guide of Souls\n4 Ocelot Pride\n4 Ragavan, Nimble Pilferer\n4 Ga
 
 describe('meta coaching tools with a language model (scripted)', function () {
   this.timeout(60_000);
-  let mongo: EmbeddedMongo;
+  let mongo: SeededMongo;
   let connection: mongoose.Connection;
   let catalogue: CardCatalogue;
   let queries: MetaQueries;
@@ -50,16 +49,14 @@ describe('meta coaching tools with a language model (scripted)', function () {
   const logger = pino({ level: 'silent' });
 
   before(async function () {
-    mongo = await startEmbeddedMongo({ port: 0 });
-    connection = await mongoose.createConnection(mongo.uri, { dbName: 'meta_narration' }).asPromise();
-    await seedMtg(connection);
+    mongo = await seededMongo();
+    connection = await mongoose.createConnection(mongo.uri, { dbName: mongo.dbName }).asPromise();
     catalogue = new CardCatalogue(connection);
     queries = new MetaQueries(connection);
     cardDetails = (await enrichedDeck(catalogue, DECK)).card_details;
   });
 
   after(async function () {
-    await connection?.dropDatabase();
     await connection?.close();
     await mongo?.stop();
   });

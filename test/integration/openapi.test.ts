@@ -22,12 +22,11 @@ import { startWorkers, type RunningWorkers } from '../../actors/runtime/workers.
 import { CONTRACT_ANSWERS } from '../../gateway/openapi/contract-answers.js';
 import type { OpenApiDocument } from '../../gateway/openapi/document.js';
 import { openApiPath } from '../../gateway/openapi/operation-parts.js';
-import { seedMtg } from '../../models/mtg/seed.js';
 import { RedisNames } from '../../queues/keys.js';
 import { loadConfig } from '../../scripts/config.js';
 import { serveGateway, type ServedGateway } from '../../scripts/serve-gateway.js';
 import { pollUntil } from '../support/async.js';
-import { mongoTarget, uniqueDbName, type MongoTarget } from '../support/mongo-target.js';
+import { seededMongo, type SeededMongo } from '../support/seeded-dbpath.js';
 import { deleteRedisPrefix } from '../support/redis-prefix.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -87,8 +86,7 @@ function expectMatches(doc: OpenApiDocument, method: string, path: string, statu
 describe('OpenAPI document and API reference on the real gateway', function () {
   this.timeout(180_000);
   const prefix = `test-openapi-${process.pid}-${Date.now().toString(36)}`;
-  const dbName = uniqueDbName('openapi');
-  let target: MongoTarget;
+  let target: SeededMongo;
   let connection: Connection;
   let redis: Redis;
   let workers: RunningWorkers;
@@ -108,16 +106,15 @@ describe('OpenAPI document and API reference on the real gateway', function () {
   };
 
   before(async () => {
-    target = await mongoTarget();
-    connection = await mongoose.createConnection(target.uri, { dbName }).asPromise();
-    await seedMtg(connection, {});
+    target = await seededMongo();
+    connection = await mongoose.createConnection(target.uri, { dbName: target.dbName }).asPromise();
     redis = new Redis(REDIS_URL);
     const names = new RedisNames(prefix);
     workers = await startWorkers({ redisUrl: REDIS_URL, mongo: connection, kinds, logger, names });
     webDir = await mkdtemp(join(tmpdir(), 'troupe-openapi-web-'));
     await mkdir(join(webDir, 'assets'));
     await writeFile(join(webDir, 'index.html'), '<!doctype html><title>web client</title>');
-    const config = loadConfig({ REDIS_URL, REDIS_PREFIX: prefix, MONGODB_URI: target.uri, MONGODB_DB: dbName, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent' });
+    const config = loadConfig({ REDIS_URL, REDIS_PREFIX: prefix, MONGODB_URI: target.uri, MONGODB_DB: target.dbName, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent' });
     // serveGateway keeps its Koa app to itself: catch it as it is served, so the routes compared are
     // the real wiring's (including routers added there later), not a copy of it.
     const served: Koa[] = [];
@@ -142,7 +139,6 @@ describe('OpenAPI document and API reference on the real gateway', function () {
     await workers?.close();
     redis?.disconnect();
     await deleteRedisPrefix(prefix);
-    await connection?.dropDatabase().catch(() => undefined);
     await connection?.close();
     await target?.stop();
     if (webDir) await rm(webDir, { recursive: true, force: true });

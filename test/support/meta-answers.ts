@@ -19,8 +19,6 @@
  * The one value that depends on the clock, get_format_meta_rankings' metadata.timestamp (the time of
  * the call), is checked to be an ISO date and replaced by "<timestamp>".
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mongoose from 'mongoose';
 import { pino } from 'pino';
@@ -28,9 +26,8 @@ import { offlineNarrator } from '../../actors/llm/offline-narrator.js';
 import { messages, type CardDetail } from '../../actors/meta/contract.js';
 import { metaKind } from '../../actors/meta/kind.js';
 import { RequestError, type ActorResources, type ServiceContext } from '../../actors/runtime/contract.js';
-import { startEmbeddedMongo } from '../../models/embedded/index.js';
 import { PACKAGE_ROOT } from '../../models/package-root.js';
-import { copySeededDbpath, SEEDED_DB_NAME } from './seeded-dbpath.js';
+import { seededMongo } from './seeded-dbpath.js';
 
 /** Where the snapshot lives. */
 export const META_ANSWERS_FIXTURE = join(PACKAGE_ROOT, 'test', 'fixtures', 'meta-answers.json.gz');
@@ -203,21 +200,15 @@ export function answerDifferences(expected: unknown, actual: unknown, limit = 10
 
 /** Runs `fn` on a connection to a fresh copy of the seeded dbpath (embedded server), then cleans up. */
 export async function onSeededCopy<T>(fn: (connection: mongoose.Connection) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'troupe-meta-answers-'));
+  const seeded = await seededMongo();
   try {
-    await copySeededDbpath(join(dir, 'db'));
-    const server = await startEmbeddedMongo({ port: 0, dbpath: join(dir, 'db') });
+    const connection = await mongoose.createConnection(seeded.uri, { dbName: seeded.dbName }).asPromise();
     try {
-      const connection = await mongoose.createConnection(server.uri, { dbName: SEEDED_DB_NAME }).asPromise();
-      try {
-        return await fn(connection);
-      } finally {
-        await connection.close();
-      }
+      return await fn(connection);
     } finally {
-      await server.stop();
+      await connection.close();
     }
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await seeded.stop();
   }
 }
