@@ -148,7 +148,7 @@ export function useWebTroupe(): () => WebTroupe {
       env,
       browser: launched,
       startLoginLink,
-      createUser: (name, options = {}) => createUserKey(name, env, processes, options),
+      createUser: (name, options = {}) => createUserKey(name, env, options),
       async loginLink(name) {
         const printed = await runTroupe(['login-link', name], env, processes, 30_000);
         const link = /http:\/\/\S+\?login=[A-Za-z0-9_-]{43}/.exec(printed.stdout)?.[0];

@@ -180,7 +180,7 @@ describe('deck coach under faults: worker crash and cancel mid-turn (real proces
       GATEWAY_URL: '',
     });
     await startSeededMongo(mongoPort, env, processes);
-    key = await createUserKey('faulty-player', env, processes);
+    key = await createUserKey('faulty-player', env);
     // The gateway serves the tools; only the workers talk to the model.
     const gateway = spawnTroupe(['gateway'], { ...env, PORT: String(port) });
     processes.push(gateway);

@@ -175,8 +175,8 @@ describe('deck coach on a running troupe (HTTP, SSE and MCP, offline)', function
       GATEWAY_URL: '',
     });
     await startSeededMongo(mongoPort, env, processes);
-    key = await createUserKey('coach-player', env, processes);
-    otherKey = await createUserKey('coach-rival', env, processes);
+    key = await createUserKey('coach-player', env);
+    otherKey = await createUserKey('coach-rival', env);
     const troupe = spawnTroupe(['start'], env);
     processes.push(troupe);
     base = `http://127.0.0.1:${port}`;

@@ -74,7 +74,7 @@ describe('Redis and MongoDB outages (real processes)', function () {
       KIND_LIMITS: 'echo:rate=none,concurrent=none',
     });
     mongo = await startTroupeMongo(mongoPort, env, spawned);
-    key = await createUserKey('restart', env, spawned);
+    key = await createUserKey('restart', env);
     await startWorkerAndGateway(env, base, spawned);
   });
 

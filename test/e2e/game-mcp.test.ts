@@ -60,7 +60,7 @@ describe('Dominion over MCP and HTTP on a running troupe', function () {
     const env = troupeEnv({ MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`, REDIS_PREFIX: redisPrefix, PORT: String(port), HOST: '127.0.0.1' });
     // The meta resources read the MTG dataset: a server over a seeded copy, not a load on every run.
     await startSeededMongo(mongoPort, env, processes);
-    for (const name of ['agent', 'bob', 'carol']) keys[name] = await createUserKey(name, env, processes);
+    for (const name of ['agent', 'bob', 'carol']) keys[name] = await createUserKey(name, env);
     processes.push(spawnTroupe(['start'], env));
     base = `http://127.0.0.1:${port}`;
     await pollUntil(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200, { timeoutMs: 90_000, what: `${base}/readyz` });

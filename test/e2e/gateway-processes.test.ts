@@ -41,7 +41,7 @@ describe('gateway and worker processes (HTTP, SSE, MCP)', function () {
     processes.push(p);
     return p;
   };
-  const createUser = (name: string) => createUserKey(name, env, processes);
+  const createUser = (name: string) => createUserKey(name, env);
 
   const redisPrefix = `test-gw-${process.pid}-${Date.now().toString(36)}`;
 

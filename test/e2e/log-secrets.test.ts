@@ -40,7 +40,7 @@ describe('no secret in the logs of a running troupe (LOG_LEVEL=debug)', function
       LLM_PROVIDER: 'offline',
     });
     await startSeededMongo(mongoPort, env, processes);
-    const alice = await createUserKey('alice', env, processes);
+    const alice = await createUserKey('alice', env);
     base = `http://127.0.0.1:${port}`;
     troupe = spawnTroupe(['start'], env);
     processes.push(troupe);

@@ -79,8 +79,8 @@ describe('mail on a running troupe (MCP, HTTP, SMTP in and out, webhooks)', func
       MAIL_WEBHOOK_SECRET: GENERIC_SECRET,
     });
     await startTroupeMongo(mongoPort, env, processes);
-    key = await createUserKey('mail-agent', env, processes);
-    otherKey = await createUserKey('mail-rival', env, processes);
+    key = await createUserKey('mail-agent', env);
+    otherKey = await createUserKey('mail-rival', env);
     await startWorkerAndGateway(env, base, processes);
     mcp = new Client({ name: 'mail-test', version: '1.0.0' });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));

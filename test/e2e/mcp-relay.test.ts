@@ -153,7 +153,7 @@ describe('troupe mcp: troupe tools for local MCP clients, relayed to a gateway',
     const mongo = spawnTroupe(['mongo', '--port', String(mongoPort)], env);
     processes.push(mongo);
     await pollUntil(() => mongo.stdout().includes('listening'), { timeoutMs: 30_000, what: 'troupe mongo' });
-    key = await createUserKey('relay-user', env, processes);
+    key = await createUserKey('relay-user', env);
     const worker = spawnTroupe(['worker'], env);
     const gatewayProcess = spawnTroupe(['gateway'], env);
     processes.push(worker, gatewayProcess);

@@ -75,7 +75,7 @@ describe('MTG meta tools over MCP on a running troupe', function () {
       HOST: '127.0.0.1',
     });
     await startSeededMongo(mongoPort, env, processes);
-    key = await createUserKey('coach', env, processes);
+    key = await createUserKey('coach', env);
     processes.push(spawnTroupe(['start'], env));
     base = `http://127.0.0.1:${port}`;
     await pollUntil(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status === 200, { timeoutMs: 60_000, what: `${base}/readyz` });

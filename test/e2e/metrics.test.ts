@@ -60,7 +60,7 @@ describe('metrics of a gateway and a worker process, and of troupe start', funct
       KIND_LIMITS: 'echo:rate=2/3600',
     });
     await startSeededMongo(mongoPort, env, spawned);
-    key = await createUserKey('metrics', env, spawned);
+    key = await createUserKey('metrics', env);
     base = `http://127.0.0.1:${port}`;
     workerMetrics = `http://127.0.0.1:${metricsPort}/metrics`;
     startBase = `http://127.0.0.1:${startPort}`;

@@ -45,7 +45,7 @@ describe('process warnings under load (real processes)', function () {
       KIND_LIMITS: 'echo:rate=none,concurrent=none',
     });
     await startTroupeMongo(mongoPort, env, spawned);
-    key = await createUserKey('warnings', env, spawned);
+    key = await createUserKey('warnings', env);
     await startWorkerAndGateway(env, base, spawned);
   });
 

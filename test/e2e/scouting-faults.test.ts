@@ -58,7 +58,7 @@ describe('scouting under faults: kill -9 of the worker during the save (real pro
     const mongo = spawnTroupe(['mongo', '--port', String(mongoPort), '--enable-test-commands'], env);
     processes.push(mongo);
     await pollUntil(() => mongo.stdout().includes('listening'), { timeoutMs: 30_000, what: 'troupe mongo' });
-    key = await createUserKey('crash-scout', env, processes);
+    key = await createUserKey('crash-scout', env);
     const gateway = spawnTroupe(['gateway'], env);
     processes.push(gateway);
     await startWorker();

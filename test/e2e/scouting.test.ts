@@ -87,8 +87,8 @@ describe('scouting on a running troupe (HTTP, SSE and MCP, offline)', function (
       KIND_LIMITS: 'scouting:rate=40/3600,concurrent=3',
     });
     await startTroupeMongo(mongoPort, env, processes);
-    key = await createUserKey('scout', env, processes);
-    otherKey = await createUserKey('rival-scout', env, processes);
+    key = await createUserKey('scout', env);
+    otherKey = await createUserKey('rival-scout', env);
     await startWorkerAndGateway(env, base, processes);
     mcp = new Client({ name: 'scouting-test', version: '1.0.0' });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
@@ -262,7 +262,7 @@ describe('scouting on a running troupe (HTTP, SSE and MCP, offline)', function (
   });
 
   it('troupe seed scouting loads the corpus for a user; again, nothing is indexed twice', async function () {
-    await createUserKey('seeded', env, processes);
+    await createUserKey('seeded', env);
     const first = await runTroupe(['seed', 'scouting', '--user', 'seeded'], env, processes, 60_000);
     expect(first.code, first.stderr).to.equal(0);
     expect(first.stdout).to.include(`${corpus.length} of ${corpus.length} documents indexed`);

@@ -65,7 +65,7 @@ describe('Redis restarted without its data (real processes)', function () {
       PORT: String(port),
     });
     await startTroupeMongo(mongoPort, env, spawned);
-    key = await createUserKey('reset', env, spawned);
+    key = await createUserKey('reset', env);
     const worker = startTestWorker(env as Record<string, string>);
     gateway = spawnScript('test/support/gateway-main.ts', env as Record<string, string>);
     children.push(worker, gateway);

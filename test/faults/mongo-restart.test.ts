@@ -82,7 +82,7 @@ async function startTroupe(name: string, env: Record<string, string> = {}): Prom
       KIND_LIMITS: 'echo:rate=none,concurrent=none',
       ...env,
     });
-    const key = await createUserKey(`restart-${name}`, processEnv, spawned);
+    const key = await createUserKey(`restart-${name}`, processEnv);
     await startWorkerAndGateway(processEnv, base, spawned);
     const output = () =>
       spawned

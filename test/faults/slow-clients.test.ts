@@ -54,7 +54,7 @@ describe('slow and hostile clients (real gateway process)', function () {
       HTTP_REQUEST_TIMEOUT_SECONDS: '2',
     });
     await startTroupeMongo(mongoPort, env, spawned);
-    key = await createUserKey('slow', env, spawned);
+    key = await createUserKey('slow', env);
     gateway = spawnTroupe(['gateway'], env);
     spawned.push(gateway);
     await pollUntil(

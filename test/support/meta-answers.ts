@@ -198,7 +198,7 @@ export function answerDifferences(expected: unknown, actual: unknown, limit = 10
   return out;
 }
 
-/** Runs `fn` on a connection to a fresh copy of the seeded dbpath (embedded server), then cleans up. */
+/** Runs `fn` on a connection to a MongoDB holding the MTG dataset (seededMongo), then cleans up. */
 export async function onSeededCopy<T>(fn: (connection: mongoose.Connection) => Promise<T>): Promise<T> {
   const seeded = await seededMongo();
   try {

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'chai';
 import { pino } from 'pino';
 import { UserDirectory } from '../../gateway/users.js';
 import { connectMongo } from '../../models/connection.js';
@@ -93,13 +92,12 @@ export async function startSeededMongo(port: number, env: NodeJS.ProcessEnv, spa
 
 /**
  * A new user and the API key `troupe users create NAME [--admin]` would print, made with the same
- * UserDirectory in the MongoDB that `env` names. A fixture, not the subject: a CLI process costs
- * about a second of CPU per user, and users-cli.test.ts tests the command itself. Without
- * MONGODB_URI (the embedded server on a dbpath only a troupe process may hold) it runs the command.
+ * UserDirectory in the MongoDB that `env` names (MONGODB_URI). A fixture, not the subject: a CLI
+ * process costs about a second of CPU per user, and users-cli.test.ts tests the command itself.
  */
-export async function createUserKey(name: string, env: NodeJS.ProcessEnv, spawned: TroupeProcess[], { admin = false }: { admin?: boolean } = {}): Promise<string> {
+export async function createUserKey(name: string, env: NodeJS.ProcessEnv, { admin = false }: { admin?: boolean } = {}): Promise<string> {
   const { mongo } = loadConfig(env);
-  if (mongo.uri === undefined) return createUserKeyWithCli(name, env, spawned, admin);
+  if (mongo.uri === undefined) throw new Error('createUserKey: set MONGODB_URI in env (the server the troupe processes under test use)');
   const connected = await connectMongo({ uri: mongo.uri, dbName: mongo.dbName, embedded: mongo.embedded, logger: pino({ level: 'silent' }) });
   try {
     const users = await UserDirectory.open(connected.connection);
@@ -107,13 +105,6 @@ export async function createUserKey(name: string, env: NodeJS.ProcessEnv, spawne
   } finally {
     await connected.stop();
   }
-}
-
-async function createUserKeyWithCli(name: string, env: NodeJS.ProcessEnv, spawned: TroupeProcess[], admin: boolean): Promise<string> {
-  const created = await runTroupe(['users', 'create', name, ...(admin ? ['--admin'] : [])], env, spawned, 30_000);
-  const key = /trp_[A-Za-z0-9_-]+/.exec(created.stdout)?.[0];
-  expect(key, created.stdout + created.stderr).to.be.a('string');
-  return key!;
 }
 
 /** `troupe mongo` on `port` (memory only), once it listens. */
