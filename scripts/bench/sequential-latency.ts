@@ -27,6 +27,8 @@ type Series = {
   latencies: number[];
   /** The first message of each block, sent after the series sat out the other series' blocks, and that quiet time. */
   afterPause: number[];
+  /** Every other message of each block: sent right after the series' previous answer. */
+  others: number[];
   quietMs: number[];
   lastEnd: number;
 };
@@ -39,6 +41,7 @@ export async function sequentialLatency(targets: { troupe: LatencyTarget; peer: 
       shape: { ...targets[target], concurrency: 1, mode, actor: actorsInTurn(`${tag}-${target}-${mode}`, 1), agent: new Agent({ keepAlive: true, maxSockets: 1 }) },
       latencies: [] as number[],
       afterPause: [] as number[],
+      others: [] as number[],
       quietMs: [] as number[],
       lastEnd: 0,
     })),
@@ -59,6 +62,7 @@ export async function sequentialLatency(targets: { troupe: LatencyTarget; peer: 
         s.lastEnd = performance.now();
         s.latencies.push(...latencies);
         s.afterPause.push(latencies[0]);
+        s.others.push(...latencies.slice(1));
       }
     }
   } finally {
@@ -71,6 +75,8 @@ export async function sequentialLatency(targets: { troupe: LatencyTarget; peer: 
   const sse = summary('troupe', 'sse');
   const afterPause = (target: Series['target']) =>
     Object.fromEntries((['json', 'sse'] as const).map((mode) => [mode, latencySummary(seriesOf(target, mode).afterPause, [50])]));
+  const others = (target: Series['target']) =>
+    Object.fromEntries((['json', 'sse'] as const).map((mode) => [mode, latencySummary(seriesOf(target, mode).others, [50, 99])]));
   return {
     troupe: {
       messages,
@@ -85,6 +91,11 @@ export async function sequentialLatency(targets: { troupe: LatencyTarget; peer: 
         quiet_ms: latencySummary(series.flatMap((s) => s.quietMs), [50]).p50_ms,
         troupe: afterPause('troupe'),
         naive_peer: afterPause('peer'),
+        others: {
+          what: `the same series without those messages: the ${perBlock - 1} of each block sent right after the series' previous answer (diagnostic; the targets apply to the figures above)`,
+          troupe: others('troupe'),
+          naive_peer: others('peer'),
+        },
       },
     },
     peer: { json: summary('peer', 'json'), sse: summary('peer', 'sse') },
