@@ -8,13 +8,42 @@ import { hopQuantiles, percentile } from './troupe-processes.js';
 
 const HopLine = z.object({ hops_ms: z.record(z.string(), z.number()), first_hop_at: z.number().optional() });
 
-export function hopPercentiles(logOutput: string): { messages: number; hops: Record<string, { p50: number; p99: number }> } {
-  const traces: Array<Record<string, number>> = [];
+/** Per hop, p50 and p99 of milliseconds since the request reached the gateway, over `messages` traced messages. */
+export interface HopSummary {
+  messages: number;
+  hops: Record<string, { p50: number; p99: number }>;
+}
+
+export function hopPercentiles(logOutput: string): HopSummary {
+  return summarize(tracesIn(logOutput).map((t) => t.hops));
+}
+
+/**
+ * hopPercentiles of the messages that reached the gateway inside one of `windows`, split in two: those
+ * that reached it during one of the calls in `apart`, and the rest (e.g. a sequential client's first
+ * message after a pause, and its others). Messages outside every window (a warm-up) are left out.
+ */
+export function hopPercentilesApart(logOutput: string, windows: ClientCall[], apart: ClientCall[]): { apart: HopSummary; rest: HopSummary } {
+  const inside = (at: number, calls: ClientCall[]) => calls.some((c) => c.startedAt <= at && at <= c.endedAt);
+  const split = { apart: [] as Array<Record<string, number>>, rest: [] as Array<Record<string, number>> };
+  for (const { hops, at } of tracesIn(logOutput)) {
+    if (at === undefined || !inside(at, windows)) continue;
+    (inside(at, apart) ? split.apart : split.rest).push(hops);
+  }
+  return { apart: summarize(split.apart), rest: summarize(split.rest) };
+}
+
+function tracesIn(logOutput: string): Array<{ hops: Record<string, number>; at?: number }> {
+  const traces: Array<{ hops: Record<string, number>; at?: number }> = [];
   for (const line of logOutput.split('\n')) {
     if (!line.includes('"hops_ms"')) continue;
     const parsed = HopLine.safeParse(jsonOrNull(line));
-    if (parsed.success) traces.push(parsed.data.hops_ms);
+    if (parsed.success) traces.push({ hops: parsed.data.hops_ms, at: parsed.data.first_hop_at });
   }
+  return traces;
+}
+
+function summarize(traces: Array<Record<string, number>>): HopSummary {
   const names = [...new Set(traces.flatMap((t) => Object.keys(t)))];
   const hops: Record<string, { p50: number; p99: number }> = {};
   for (const name of names) {
@@ -38,11 +67,9 @@ export interface ClientCall {
  */
 export function outsideHops(logOutput: string, calls: ClientCall[]): { calls: number; to_first_hop: { p50: number; p99: number }; after_reply_heard: { p50: number; p99: number } } {
   const traces: Array<{ at: number; replyHeard: number }> = [];
-  for (const line of logOutput.split('\n')) {
-    if (!line.includes('"first_hop_at"')) continue;
-    const parsed = HopLine.safeParse(jsonOrNull(line));
-    const replyHeard = parsed.success ? parsed.data.hops_ms.reply_heard : undefined;
-    if (parsed.success && parsed.data.first_hop_at !== undefined && replyHeard !== undefined) traces.push({ at: parsed.data.first_hop_at, replyHeard });
+  for (const { hops, at } of tracesIn(logOutput)) {
+    const replyHeard = hops.reply_heard;
+    if (at !== undefined && replyHeard !== undefined) traces.push({ at, replyHeard });
   }
   traces.sort((a, b) => a.at - b.at);
   const before: number[] = [];

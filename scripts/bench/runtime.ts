@@ -15,7 +15,7 @@ import { benchPrefix, createBenchUser, deleteBenchKeys, freePort, latencySummary
 import { CpuMeter, localRedisPid } from './process-cpu.js';
 import { actorsInTurn, allAnswered, runLoad, type LoadShape } from './request-load.js';
 import { sequentialLatency } from './sequential-latency.js';
-import { hopPercentiles } from './hop-percentiles.js';
+import { hopPercentiles, hopPercentilesApart, type ClientCall } from './hop-percentiles.js';
 import { startNaivePeer } from './naive-peer.js';
 import { measureMachineHops } from './machine-hops.js';
 
@@ -186,8 +186,9 @@ export async function runRuntimeBench({
 
     logger.info({ messages: latencyMessages }, 'sequential latency (one client, one actor)');
     const traceFrom = gateway.output().length;
-    const { troupe: latency, peer: peerLatency } = await sequentialLatency({ troupe: { base, key }, peer: { base: peer.base, key } }, latencyMessages, Math.min(200, latencyMessages), `latency-${process.pid}`);
-    const hops = traceHops ? hopPercentiles(gateway.output().slice(traceFrom)) : undefined;
+    const { troupe: latency, peer: peerLatency, troupeCalls } = await sequentialLatency({ troupe: { base, key }, peer: { base: peer.base, key } }, latencyMessages, Math.min(200, latencyMessages), `latency-${process.pid}`);
+    const traced = traceHops ? gateway.output().slice(traceFrom) : undefined;
+    const hops = traced === undefined ? undefined : sequentialHops(traced, troupeCalls);
     logger.info('one hop between processes on this machine, for reference');
     const machineHops = await measureMachineHops({ redisUrl, mongoUri });
 
@@ -261,4 +262,10 @@ export async function runRuntimeBench({
     }
     await deleteBenchKeys(redisUrl, prefix).catch(() => undefined);
   }
+}
+
+/** The traced sequential messages' hops: all of them (warm-up included), and the timed ones, each block's first apart. */
+function sequentialHops(traced: string, calls: { blocks: ClientCall[]; firstAfterPause: ClientCall[] }) {
+  const { apart, rest } = hopPercentilesApart(traced, calls.blocks, calls.firstAfterPause);
+  return { ...hopPercentiles(traced), timed: { what: "the timed messages only, each block's first (sent after a pause) apart from the others", first_after_pause: apart, others: rest } };
 }

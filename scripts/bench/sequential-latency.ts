@@ -7,6 +7,7 @@
  */
 import { Agent } from 'node:http';
 import { DRAIN_LINGER_MS } from '../../actors/runtime/settings.js';
+import type { ClientCall } from './hop-percentiles.js';
 import { latencySummary } from './troupe-processes.js';
 import { actorsInTurn, allAnswered, runLoad, type AnswerMode, type LoadShape } from './request-load.js';
 
@@ -31,7 +32,13 @@ type Series = {
   others: number[];
   quietMs: number[];
   lastEnd: number;
+  /** Clock times (see ClientCall) of each block, and of each block's first call. */
+  blocks: ClientCall[];
+  firstCalls: ClientCall[];
 };
+
+/** Now as a clock time: the hop traces' `first_hop_at` unit. */
+const clock = () => performance.timeOrigin + performance.now();
 
 export async function sequentialLatency(targets: { troupe: LatencyTarget; peer: LatencyTarget }, messages: number, warmup: number, tag: string) {
   const series: Series[] = (['troupe', 'peer'] as const).flatMap((target) =>
@@ -44,6 +51,8 @@ export async function sequentialLatency(targets: { troupe: LatencyTarget; peer: 
       others: [] as number[],
       quietMs: [] as number[],
       lastEnd: 0,
+      blocks: [] as ClientCall[],
+      firstCalls: [] as ClientCall[],
     })),
   );
   const perBlock = Math.ceil(messages / BLOCKS);
@@ -58,8 +67,12 @@ export async function sequentialLatency(targets: { troupe: LatencyTarget; peer: 
       for (let i = 0; i < series.length; i++) {
         const s = series[(block + i) % series.length];
         s.quietMs.push(performance.now() - s.lastEnd);
+        const startedAt = clock();
         const { latencies } = allAnswered(await runLoad(s.shape, count), count);
         s.lastEnd = performance.now();
+        s.blocks.push({ startedAt, endedAt: clock() });
+        // The second call starts after the first ends, so this window holds the first call's message only.
+        s.firstCalls.push({ startedAt, endedAt: startedAt + latencies[0] });
         s.latencies.push(...latencies);
         s.afterPause.push(latencies[0]);
         s.others.push(...latencies.slice(1));
@@ -99,5 +112,10 @@ export async function sequentialLatency(targets: { troupe: LatencyTarget; peer: 
       },
     },
     peer: { json: summary('peer', 'json'), sse: summary('peer', 'sse') },
+    /** When troupe's series ran, for placing its gateway's hop traces (see hopPercentilesApart). */
+    troupeCalls: {
+      blocks: series.filter((s) => s.target === 'troupe').flatMap((s) => s.blocks),
+      firstAfterPause: series.filter((s) => s.target === 'troupe').flatMap((s) => s.firstCalls),
+    },
   };
 }

@@ -57,7 +57,7 @@ describe('bench sequential latency (one client, taking turns in blocks)', functi
     const peer = await heldInBlock();
     servers.push(troupe.server, peer.server);
 
-    const { troupe: latency, peer: peerLatency } = await sequentialLatency({ troupe: { base: troupe.base, key: 'k' }, peer: { base: peer.base, key: 'k' } }, MESSAGES, WARMUP, 'test');
+    const { troupe: latency, peer: peerLatency, troupeCalls } = await sequentialLatency({ troupe: { base: troupe.base, key: 'k' }, peer: { base: peer.base, key: 'k' } }, MESSAGES, WARMUP, 'test');
 
     // Every series sent its warm-up and its messages, each to its own actor.
     for (const { seen } of [troupe, peer]) {
@@ -75,6 +75,15 @@ describe('bench sequential latency (one client, taking turns in blocks)', functi
       expect(series.p99_ms).to.be.at.least(HOLD_MS - 1);
     }
     expect(latency.json_meets_targets).to.equal(false);
+    // troupe's blocks (JSON and SSE) as clock times, each with its first call: the held one, inside it.
+    expect(troupeCalls.blocks).to.have.length(2 * (MESSAGES / PER_BLOCK));
+    expect(troupeCalls.firstAfterPause).to.have.length(troupeCalls.blocks.length);
+    troupeCalls.firstAfterPause.forEach((first, i) => {
+      const block = troupeCalls.blocks[i];
+      expect(first.startedAt).to.equal(block.startedAt);
+      expect(first.endedAt).to.be.at.most(block.endedAt);
+      expect(first.endedAt - first.startedAt).to.be.at.least(HOLD_MS - 1);
+    });
   });
 
   it('reports the rest of each block apart, without the first message', async function () {
