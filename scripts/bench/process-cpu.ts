@@ -31,35 +31,58 @@ export function localRedisPid(port: number): number | undefined {
   }
 }
 
-/** Samples named processes' CPU before and after some work; reports CPU ms per unit of work. */
+/**
+ * Samples named processes' CPU around some work; reports CPU ms per unit of work. The work may come in
+ * pieces with other work between them: `resume()` and `pause()` around each piece add it up.
+ */
 export class CpuMeter {
   private readonly start = new Map<string, number>();
+  private readonly used = new Map<string, number>();
 
   constructor(private readonly pids: Record<string, number | undefined>) {}
 
+  /** Starts over: what was added up so far is dropped. */
   begin() {
-    for (const [name, pid] of Object.entries(this.pids)) {
-      const ms = pid === process.pid ? process.cpuUsage() : undefined;
-      const value = ms ? (ms.user + ms.system) / 1000 : pid === undefined ? undefined : cpuMillis(pid);
-      if (value !== undefined) this.start.set(name, value);
-    }
+    this.used.clear();
+    this.resume();
   }
 
-  /** CPU ms per unit for each process measured, and their total. */
+  resume() {
+    for (const [name, ms] of this.read()) this.start.set(name, ms);
+  }
+
+  pause() {
+    for (const [name, ms] of this.read()) {
+      const before = this.start.get(name);
+      if (before !== undefined) this.used.set(name, (this.used.get(name) ?? 0) + ms - before);
+    }
+    this.start.clear();
+  }
+
+  /** CPU ms per unit for each process measured (the pieces added up, and the one running), and their total. */
   perUnit(units: number): Record<string, number> {
     const out: Record<string, number> = {};
     let total = 0;
-    for (const [name, pid] of Object.entries(this.pids)) {
-      const before = this.start.get(name);
-      if (before === undefined || pid === undefined) continue;
-      const usage = pid === process.pid ? process.cpuUsage() : undefined;
-      const now = usage ? (usage.user + usage.system) / 1000 : cpuMillis(pid);
-      if (now === undefined) continue;
-      const perUnit = (now - before) / units;
+    const now = this.read();
+    for (const name of Object.keys(this.pids)) {
+      const running = this.start.has(name) && now.has(name) ? now.get(name)! - this.start.get(name)! : 0;
+      if (!this.used.has(name) && !this.start.has(name)) continue;
+      const perUnit = ((this.used.get(name) ?? 0) + running) / units;
       out[name] = Number(perUnit.toFixed(3));
       total += perUnit;
     }
     out.total = Number(total.toFixed(3));
+    return out;
+  }
+
+  private read(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [name, pid] of Object.entries(this.pids)) {
+      if (pid === undefined) continue;
+      const usage = pid === process.pid ? process.cpuUsage() : undefined;
+      const ms = usage ? (usage.user + usage.system) / 1000 : cpuMillis(pid);
+      if (ms !== undefined) out.set(name, ms);
+    }
     return out;
   }
 }

@@ -8,6 +8,7 @@
 import { Agent } from 'node:http';
 import { DRAIN_LINGER_MS } from '../../actors/runtime/settings.js';
 import type { ClientCall } from './hop-percentiles.js';
+import type { CpuMeter } from './process-cpu.js';
 import { latencySummary } from './troupe-processes.js';
 import { actorsInTurn, allAnswered, runLoad, type AnswerMode, type LoadShape } from './request-load.js';
 
@@ -40,7 +41,10 @@ type Series = {
 /** Now as a clock time: the hop traces' `first_hop_at` unit. */
 const clock = () => performance.timeOrigin + performance.now();
 
-export async function sequentialLatency(targets: { troupe: LatencyTarget; peer: LatencyTarget }, messages: number, warmup: number, tag: string) {
+/** Each side's processes, for the CPU its timed messages cost (JSON and SSE together). */
+export type LatencyCpu = { troupe: CpuMeter; peer: CpuMeter };
+
+export async function sequentialLatency(targets: { troupe: LatencyTarget; peer: LatencyTarget }, messages: number, warmup: number, tag: string, cpu?: LatencyCpu) {
   const series: Series[] = (['troupe', 'peer'] as const).flatMap((target) =>
     (['json', 'sse'] as const).map((mode) => ({
       target,
@@ -68,7 +72,10 @@ export async function sequentialLatency(targets: { troupe: LatencyTarget; peer: 
         const s = series[(block + i) % series.length];
         s.quietMs.push(performance.now() - s.lastEnd);
         const startedAt = clock();
-        const { latencies } = allAnswered(await runLoad(s.shape, count), count);
+        cpu?.[s.target].resume();
+        const answers = await runLoad(s.shape, count);
+        cpu?.[s.target].pause();
+        const { latencies } = allAnswered(answers, count);
         s.lastEnd = performance.now();
         s.blocks.push({ startedAt, endedAt: clock() });
         // The second call starts after the first ends, so this window holds the first call's message only.
@@ -110,6 +117,15 @@ export async function sequentialLatency(targets: { troupe: LatencyTarget; peer: 
           naive_peer: others('peer'),
         },
       },
+      ...(cpu
+        ? {
+            cpu_ms_per_msg: {
+              what: 'CPU of each process per timed message, JSON and SSE together, summed over the series\' blocks (so the other side\'s blocks are left out)',
+              troupe: cpu.troupe.perUnit(2 * messages),
+              naive_peer: cpu.peer.perUnit(2 * messages),
+            },
+          }
+        : {}),
     },
     peer: { json: summary('peer', 'json'), sse: summary('peer', 'sse') },
     /** When troupe's series ran, for placing its gateway's hop traces (see hopPercentilesApart). */

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CpuMeter } from '../../scripts/bench/process-cpu.js';
 import { sequentialLatency } from '../../scripts/bench/sequential-latency.js';
 
 /** Messages per series in the test: ten blocks of two, after WARMUP. */
@@ -11,12 +12,21 @@ const PER_BLOCK = 2;
 /** How long the stand-in server holds the message it holds in each block. */
 const HOLD_MS = 60;
 
+/** Uses this much of this process's CPU (not of the clock: a busy machine only makes it take longer). */
+function burnCpu(ms: number) {
+  const start = process.cpuUsage();
+  while (true) {
+    const used = process.cpuUsage(start);
+    if ((used.user + used.system) / 1000 >= ms) return;
+  }
+}
+
 /**
  * A stand-in for an echo gateway: it answers POST /actors/echo/:id/messages as JSON or SSE (`done`), and
  * holds the message at `place` of each block (known by its place in the actor's sequence; 0: the first),
  * so a figure of the section can only be that long if it is made of those messages.
  */
-async function heldInBlock(place = 0): Promise<{ server: Server; base: string; seen: Map<string, number> }> {
+async function heldInBlock(place = 0, cpuPerMessageMs = 0): Promise<{ server: Server; base: string; seen: Map<string, number> }> {
   const seen = new Map<string, number>();
   const server = createServer((req, res) => {
     req.resume();
@@ -28,6 +38,7 @@ async function heldInBlock(place = 0): Promise<{ server: Server; base: string; s
       }
       const n = seen.get(actor) ?? 0;
       seen.set(actor, n + 1);
+      burnCpu(cpuPerMessageMs);
       const answer = () => {
         if (req.headers.accept === 'text/event-stream') res.writeHead(200, { 'content-type': 'text/event-stream' }).end('event: done\ndata: {}\n\n');
         else res.writeHead(200, { 'content-type': 'application/json' }).end('{"reply":"ok"}');
@@ -98,5 +109,23 @@ describe('bench sequential latency (one client, taking turns in blocks)', functi
     for (const series of [others.troupe.json, others.troupe.sse, others.naive_peer.json, others.naive_peer.sse]) {
       expect(series.p50_ms).to.be.at.least(HOLD_MS - 1);
     }
+  });
+
+  it("counts each side's CPU over its own blocks only", async function () {
+    // Both stand-ins run in this process: only troupe's spends CPU on purpose, so the peer's figure can
+    // stay low only if the meters run during their own side's blocks and not the other's.
+    const troupe = await heldInBlock(-1, 4);
+    const peer = await heldInBlock(-1);
+    servers.push(troupe.server, peer.server);
+
+    const { troupe: latency } = await sequentialLatency({ troupe: { base: troupe.base, key: 'k' }, peer: { base: peer.base, key: 'k' } }, MESSAGES, WARMUP, 'test', {
+      troupe: new CpuMeter({ stand_in: process.pid }),
+      peer: new CpuMeter({ stand_in: process.pid }),
+    });
+
+    const cpu = latency.cpu_ms_per_msg!;
+    expect(cpu.troupe.stand_in).to.be.at.least(4);
+    expect(cpu.troupe.total).to.equal(cpu.troupe.stand_in);
+    expect(cpu.naive_peer.stand_in).to.be.below(2);
   });
 });
