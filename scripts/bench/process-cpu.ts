@@ -65,8 +65,8 @@ export class CpuMeter {
     let total = 0;
     const now = this.read();
     for (const name of Object.keys(this.pids)) {
-      const running = this.start.has(name) && now.has(name) ? now.get(name)! - this.start.get(name)! : 0;
       if (!this.used.has(name) && !this.start.has(name)) continue;
+      const running = this.start.has(name) && now.has(name) ? now.get(name)! - this.start.get(name)! : 0;
       const perUnit = ((this.used.get(name) ?? 0) + running) / units;
       out[name] = Number(perUnit.toFixed(3));
       total += perUnit;

@@ -173,11 +173,10 @@ export async function runRuntimeBench({
       troupe: { base, key, concurrency, actor: actorsInTurn(`troupe-${process.pid}`, actors) },
       peer: { base: peer.base, key, concurrency, actor: actorsInTurn(`peer-${process.pid}`, actors) },
     };
-    const pids = {
-      troupe: { gateway: gateway.child.pid, worker: worker.child.pid, mongo: mongo.child.pid, redis: redisPid, load_generator: process.pid },
-      peer: { gateway: peer.gatewayPid, worker: peer.workerPid, mongo: mongo.child.pid, redis: redisPid, load_generator: process.pid },
+    const cpus = {
+      troupe: new CpuMeter({ gateway: gateway.child.pid, worker: worker.child.pid, mongo: mongo.child.pid, redis: redisPid, load_generator: process.pid }),
+      peer: new CpuMeter({ gateway: peer.gatewayPid, worker: peer.workerPid, mongo: mongo.child.pid, redis: redisPid, load_generator: process.pid }),
     };
-    const cpus = { troupe: new CpuMeter(pids.troupe), peer: new CpuMeter(pids.peer) };
     const warmUp = async () => {
       allAnswered(await runLoad(shapes.troupe, warmup), warmup);
       allAnswered(await runLoad(shapes.peer, warmup), warmup);
@@ -187,10 +186,7 @@ export async function runRuntimeBench({
 
     logger.info({ messages: latencyMessages }, 'sequential latency (one client, one actor)');
     const traceFrom = gateway.output().length;
-    const { troupe: latency, peer: peerLatency, troupeCalls } = await sequentialLatency({ troupe: { base, key }, peer: { base: peer.base, key } }, latencyMessages, Math.min(200, latencyMessages), `latency-${process.pid}`, {
-      troupe: new CpuMeter(pids.troupe),
-      peer: new CpuMeter(pids.peer),
-    });
+    const { troupe: latency, peer: peerLatency, troupeCalls } = await sequentialLatency({ troupe: { base, key }, peer: { base: peer.base, key } }, latencyMessages, Math.min(200, latencyMessages), `latency-${process.pid}`, cpus);
     const traced = traceHops ? gateway.output().slice(traceFrom) : undefined;
     const hops = traced === undefined ? undefined : sequentialHops(traced, troupeCalls);
     logger.info('one hop between processes on this machine, for reference');
