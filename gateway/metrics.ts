@@ -11,6 +11,7 @@ import type { Middleware } from 'koa';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CommitResult, RuntimeObserver } from '../actors/runtime/observer.js';
 import { ApiError, statusCode, toErrorResponse } from './error-response.js';
+import { observeGarbageCollection } from './gc-metrics.js';
 import { registerQueueMetrics, type QueueStatsReader } from './queue-metrics.js';
 import type { EventStreamObserver } from './sse.js';
 import type { GatewayState } from './state.js';
@@ -110,7 +111,10 @@ export class TroupeMetrics implements RuntimeObserver {
       registers,
     });
     if (queues) this.observeQueues(queues);
-    if (processMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'troupe_' });
+    if (processMetrics) {
+      collectDefaultMetrics({ register: this.registry, prefix: 'troupe_' });
+      observeGarbageCollection(this.registry);
+    }
   }
 
   /** Reads `queues` on every scrape for the queue metrics; a process attaches at most one reader. */

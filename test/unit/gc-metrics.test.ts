@@ -1,0 +1,65 @@
+import { expect } from 'chai';
+import { PerformanceObserver, constants } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { Registry } from 'prom-client';
+import { GC_DURATION_METRIC, observeGarbageCollection } from '../../gateway/gc-metrics.js';
+import { TroupeMetrics } from '../../gateway/metrics.js';
+
+/** V8's `gc()`, made available without starting this process with --expose-gc. */
+function fullGc(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
+/** Enough short-lived objects for several scavenges, which reach observers together with what follows them. */
+function churn(): number {
+  let kept = 0;
+  for (let i = 0; i < 2_000_000; i++) kept += { i, text: `item ${i}` }.text.length;
+  return kept;
+}
+
+async function countsOf(registry: Registry): Promise<Record<string, number>> {
+  const metric = (await registry.getSingleMetric(GC_DURATION_METRIC)!.get()) as { values: Array<{ metricName?: string; labels: { kind?: string }; value: number }> };
+  const counts: Record<string, number> = {};
+  for (const v of metric.values) if (v.metricName === `${GC_DURATION_METRIC}_count` && v.labels.kind) counts[v.labels.kind] = v.value;
+  return counts;
+}
+
+describe('troupe_nodejs_gc_duration_seconds', () => {
+  it('counts every collection, those handed to the observer together included', async () => {
+    const registry = new Registry();
+    observeGarbageCollection(registry);
+    const seen = { major: 0, minor: 0 };
+    let majorSeen!: () => void;
+    const major = new Promise<void>((resolve) => (majorSeen = resolve));
+    const observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        const kind = (entry as typeof entry & { detail?: { kind?: number } }).detail?.kind;
+        if (kind === constants.NODE_PERFORMANCE_GC_MINOR) seen.minor += 1;
+        if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+          seen.major += 1;
+          majorSeen();
+        }
+      }
+    });
+    observer.observe({ entryTypes: ['gc'] });
+    try {
+      expect(churn()).to.be.greaterThan(0);
+      fullGc();
+      await major;
+      const counted = await countsOf(registry);
+      expect(seen.minor, 'scavenges the churn caused').to.be.at.least(2);
+      expect(counted.minor).to.equal(seen.minor);
+      expect(counted.major).to.equal(seen.major);
+    } finally {
+      observer.disconnect();
+    }
+  });
+
+  it("is the one a TroupeMetrics registry serves, in place of prom-client's", async () => {
+    const text = await new TroupeMetrics().registry.metrics();
+    expect(text.match(new RegExp(`^# TYPE ${GC_DURATION_METRIC} histogram$`, 'gm'))).to.have.length(1);
+    expect(text).to.include('Garbage collection duration by kind');
+  });
+});
