@@ -13,6 +13,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from '../../logging/logger.js';
 import { benchPrefix, createBenchUser, deleteBenchKeys, freePort, latencySummary, median, troupe, waitUntilReady } from './troupe-processes.js';
 import { CpuMeter, localRedisPid } from './process-cpu.js';
+import { GcMeter, type GcUse } from './process-gc.js';
 import { actorsInTurn, allAnswered, runLoad, type LoadShape } from './request-load.js';
 import { sequentialLatency } from './sequential-latency.js';
 import { hopPercentiles, hopPercentilesApart, type ClientCall } from './hop-percentiles.js';
@@ -54,16 +55,35 @@ interface RoundResult {
   p50_ms: number;
   p99_ms: number;
   cpu_ms_per_msg: Record<string, number>;
+  /** troupe's processes only (read from their /metrics; the peer's processes have none). */
+  gc?: Record<string, GcUse>;
   ordering_violations?: number;
 }
 
-/** One timed round of `messages` through a system, with the CPU each of its processes spent. */
-async function timedRound(shape: LoadShape, messages: number, cpu: CpuMeter): Promise<RoundResult> {
+/** One timed round of `messages` through a system, with the CPU each of its processes spent (and their GC, given a meter). */
+async function timedRound(shape: LoadShape, messages: number, cpu: CpuMeter, gc?: GcMeter): Promise<RoundResult> {
+  await gc?.begin();
   cpu.begin();
   const { latencies, seconds } = allAnswered(await runLoad(shape, messages), messages);
   const cpuPerMessage = cpu.perUnit(messages);
   const summary = latencySummary(latencies, [50, 99]);
-  return { msgs_per_sec: Math.round(messages / seconds), p50_ms: summary.p50_ms, p99_ms: summary.p99_ms, cpu_ms_per_msg: cpuPerMessage };
+  const result: RoundResult = { msgs_per_sec: Math.round(messages / seconds), p50_ms: summary.p50_ms, p99_ms: summary.p99_ms, cpu_ms_per_msg: cpuPerMessage };
+  if (gc) result.gc = await gc.end();
+  return result;
+}
+
+/**
+ * troupe's round p99s split by whether its gateway or worker finished a mark-compact in the round: a
+ * mark-compact stops a process for several milliseconds (plus incremental marking around it), and the
+ * messages in flight then wait.
+ */
+export function p99ByMarkCompact(rounds: Array<Pick<RoundResult, 'p99_ms' | 'gc'>>) {
+  const compacted = (r: Pick<RoundResult, 'gc'>) => Object.values(r.gc ?? {}).some((use) => use.major > 0);
+  return {
+    what: "troupe's round p99s, split by whether its gateway or worker finished a mark-compact (V8's major GC, counted by troupe_nodejs_gc_duration_seconds on their /metrics) during the round",
+    with_mark_compact_ms: rounds.filter(compacted).map((r) => r.p99_ms),
+    without_ms: rounds.filter((r) => !compacted(r)).map((r) => r.p99_ms),
+  };
 }
 
 function medians(rounds: RoundResult[]) {
@@ -135,7 +155,7 @@ export async function runRuntimeBench({
   traceHops = false,
 }: RuntimeBenchOptions) {
   const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const [mongoPort, httpPort, peerPort] = [await freePort(), await freePort(), await freePort()];
+  const [mongoPort, httpPort, peerPort, workerMetricsPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const prefix = benchPrefix('runtime');
   const mongoUri = `mongodb://127.0.0.1:${mongoPort}/?replicaSet=rs0`;
   const dbName = `bench_${process.pid}`;
@@ -160,7 +180,7 @@ export async function runRuntimeBench({
     // traces are info lines, so a traced gateway logs at info, request lines included: a traced run's
     // latency is the slower for it, though where its time goes is still told right.
     // Every kind gets a worker (readiness needs one per kind); only echo receives messages.
-    const worker = troupe(['worker'], env, { logLevel: 'warn', nodeArgs });
+    const worker = troupe(['worker'], { ...env, METRICS_PORT: String(workerMetricsPort) }, { logLevel: 'warn', nodeArgs });
     processes.push(worker.child);
     const gateway = troupe(['gateway'], env, { logLevel: traceHops ? 'info' : 'warn', nodeArgs });
     processes.push(gateway.child);
@@ -197,11 +217,12 @@ export async function runRuntimeBench({
     logger.info({ warmup }, 'warming up troupe and the naive peer for the rounds');
     await warmUp();
 
+    const troupeGc = new GcMeter({ gateway: `${base}/metrics`, worker: `http://127.0.0.1:${workerMetricsPort}/metrics` });
     const troupeRounds: RoundResult[] = [];
     const peerRounds: RoundResult[] = [];
     for (let r = 1; r <= rounds; r++) {
       logger.info({ round: r, of: rounds, messages, concurrency, actors }, 'troupe round');
-      troupeRounds.push(await timedRound(shapes.troupe, messages, cpus.troupe));
+      troupeRounds.push(await timedRound(shapes.troupe, messages, cpus.troupe, troupeGc));
       logger.info({ round: r, of: rounds }, 'naive peer round');
       const violationsBefore = await peer.orderingViolations();
       const peerRound = await timedRound(shapes.peer, messages, cpus.peer);
@@ -222,6 +243,7 @@ export async function runRuntimeBench({
         processes: { gateways: 1, workers: 1, mongo: 'troupe mongo (embedded, memory)' },
         rounds: troupeRounds,
         median: troupeMedian,
+        p99_by_mark_compact: p99ByMarkCompact(troupeRounds),
       },
       naive_peer: {
         path: 'HTTP POST → Koa (API key with a cache) → queue.add + job.waitUntilFinished(queueEvents) → BullMQ worker (concurrency 50): findOneAndUpdate $inc upsert → one-event SSE',
