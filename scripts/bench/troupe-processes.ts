@@ -64,9 +64,15 @@ export function benchProcess(nodeArgs: string[], env: Record<string, string>, op
   };
 }
 
+/**
+ * The Node flags troupe's processes run with, as `npm start` and the Docker image (NODE_OPTIONS) run them:
+ * a young generation of 64 MB semi-spaces (README, "Running troupe's processes").
+ */
+export const TROUPE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64'];
+
 /** `troupe <args>` with `env` over this process's environment; `nodeArgs` e.g. a CPU profiler flag. */
 export function troupe(args: string[], env: Record<string, string>, options: { logLevel?: string; nodeArgs?: string[] } = {}): BenchProcess {
-  return benchProcess([...(options.nodeArgs ?? []), 'bin/troupe.js', ...args], env, options);
+  return benchProcess([...TROUPE_NODE_FLAGS, ...(options.nodeArgs ?? []), 'bin/troupe.js', ...args], env, options);
 }
 
 /** A benchmark's own process (a script under scripts/bench/, e.g. with a test kind), run from its source through tsx. */

@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import packageJson from '../../package.json' with { type: 'json' };
 import { loadConfig } from '../../scripts/config.js';
 import { redisTarget } from '../../queues/redis-client.js';
+import { TROUPE_NODE_FLAGS } from '../../scripts/bench/troupe-processes.js';
 import { findExecutable } from '../support/executables.js';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -66,6 +67,13 @@ describe('deployment files (Dockerfile, docker-compose.yml)', function () {
 
   it('docker-compose config accepts docker-compose.yml', async function () {
     await expectComposeConfigAccepted(this, 'docker-compose.yml');
+  });
+
+  it("runs troupe's processes with the Node flags the benchmarks measure: the image (NODE_OPTIONS) and npm start", () => {
+    const runtimeStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    const nodeOptions = /^\s*NODE_OPTIONS=(\S+)/m.exec(runtimeStage)?.[1];
+    expect(nodeOptions?.split(' '), 'NODE_OPTIONS in the runtime stage').to.deep.equal([...TROUPE_NODE_FLAGS]);
+    expect(packageJson.scripts.start).to.equal(`node ${TROUPE_NODE_FLAGS.join(' ')} bin/troupe.js start`);
   });
 
   it('has Prometheus scrape the gateways and the workers\' METRICS_PORT, with Grafana and the dashboard in an optional profile', async () => {
