@@ -1,25 +1,11 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { TroupeMetrics } from '../../gateway/metrics.js';
 import { startMetricsServer } from '../../gateway/metrics-server.js';
 import type { RunningHttpServer } from '../../gateway/http-server.js';
 import { GcMeter, gcTotalsOf, type GcUse } from '../../scripts/bench/process-gc.js';
 import { p99ByMarkCompact } from '../../scripts/bench/runtime.js';
-
-/** V8's `gc()`, made available without starting this process with --expose-gc. */
-function fullGc(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
-}
-
-/** Enough short-lived objects to fill the young generation a few times over (scavenges). */
-function churn(): number {
-  let kept = 0;
-  for (let i = 0; i < 2_000_000; i++) kept += { i, text: `item ${i}` }.text.length;
-  return kept;
-}
+import { churn, fullGc } from '../support/garbage-collection.js';
 
 describe('bench: the GC of troupe processes, read from their /metrics', () => {
   let served: RunningHttpServer;

@@ -1,23 +1,9 @@
 import { expect } from 'chai';
 import { PerformanceObserver, constants } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { Registry } from 'prom-client';
 import { GC_DURATION_METRIC, observeGarbageCollection } from '../../gateway/gc-metrics.js';
 import { TroupeMetrics } from '../../gateway/metrics.js';
-
-/** V8's `gc()`, made available without starting this process with --expose-gc. */
-function fullGc(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
-}
-
-/** Enough short-lived objects for several scavenges, which reach observers together with what follows them. */
-function churn(): number {
-  let kept = 0;
-  for (let i = 0; i < 2_000_000; i++) kept += { i, text: `item ${i}` }.text.length;
-  return kept;
-}
+import { churn, fullGc } from '../support/garbage-collection.js';
 
 async function countsOf(registry: Registry): Promise<Record<string, number>> {
   const metric = (await registry.getSingleMetric(GC_DURATION_METRIC)!.get()) as { values: Array<{ metricName?: string; labels: { kind?: string }; value: number }> };
