@@ -197,12 +197,12 @@ export async function runRuntimeBench({
       troupe: new CpuMeter({ gateway: gateway.child.pid, worker: worker.child.pid, mongo: mongo.child.pid, redis: redisPid, load_generator: process.pid }),
       peer: new CpuMeter({ gateway: peer.gatewayPid, worker: peer.workerPid, mongo: mongo.child.pid, redis: redisPid, load_generator: process.pid }),
     };
-    const warmUp = async () => {
-      allAnswered(await runLoad(shapes.troupe, warmup), warmup);
-      allAnswered(await runLoad(shapes.peer, warmup), warmup);
+    const warmUp = async (count: number) => {
+      allAnswered(await runLoad(shapes.troupe, count), count);
+      allAnswered(await runLoad(shapes.peer, count), count);
     };
     logger.info({ warmup }, 'warming up troupe and the naive peer');
-    await warmUp();
+    await warmUp(warmup);
 
     logger.info({ messages: latencyMessages }, 'sequential latency (one client, one actor)');
     const traceFrom = gateway.output().length;
@@ -213,9 +213,14 @@ export async function runRuntimeBench({
     const machineHops = await measureMachineHops({ redisUrl, mongoUri });
 
     // Warmed again under load: the sequential section and the hops in between leave the concurrent
-    // path colder (the first round after them cost both sides more CPU per message than the rest).
-    logger.info({ warmup }, 'warming up troupe and the naive peer for the rounds');
-    await warmUp();
+    // path colder (the first round after them cost both sides more CPU per message than the rest), and
+    // the processes' heaps smaller than the load needs. With 1,000 messages here, troupe's gateway ran
+    // 2-3 mark-compacts in the first round and its worker 3-4, growing their heaps back (0-2 and 0-3 in
+    // the later rounds), and that round's p99 stood apart: 37.8-45.1 ms in six runs, against a median of
+    // 25.8 in the others. So at least a round's worth.
+    const roundsWarmup = Math.max(warmup, messages);
+    logger.info({ warmup: roundsWarmup }, 'warming up troupe and the naive peer for the rounds');
+    await warmUp(roundsWarmup);
 
     const troupeGc = new GcMeter({ gateway: `${base}/metrics`, worker: `http://127.0.0.1:${workerMetricsPort}/metrics` });
     const troupeRounds: RoundResult[] = [];
@@ -236,7 +241,7 @@ export async function runRuntimeBench({
     const raw = await rawBullmq(redisUrl, messages, warmup, concurrency, new CpuMeter({ redis: redisPid, bullmq_process: process.pid }));
     return {
       node: process.version,
-      load: { messages_per_round: messages, rounds, order: 'troupe, peer, troupe, peer, …', client_loops: concurrency, actors, in_flight_per_actor: concurrency / actors, answer: 'SSE' },
+      load: { messages_per_round: messages, rounds, order: 'troupe, peer, troupe, peer, …', warmup_before_rounds: roundsWarmup, client_loops: concurrency, actors, in_flight_per_actor: concurrency / actors, answer: 'SSE' },
       troupe: {
         path: 'HTTP POST (Accept: text/event-stream) → gateway (API key, rate limit + concurrency lease) → mailbox (Redis Stream) → drain (a BullMQ job, or the actor\'s lingering drain woken over pub/sub) → echo actor turn → conditional MongoDB commit (fenced) → reply stream + pub/sub → SSE',
         gives: ['per-actor order', 'fencing (one drain per actor)', 'at-most-once application (applied markers)', 'resumable replies (Last-Event-ID)', 'per-user rate and concurrency limits'],
