@@ -1,7 +1,7 @@
 /**
  * Garbage collection of troupe processes around some work, read from their Prometheus endpoints
- * (prom-client's `troupe_nodejs_gc_duration_seconds`, by kind), so a benchmark can tell the rounds in
- * which a process stopped for a mark-compact from those in which it did not.
+ * (`troupe_nodejs_gc_duration_seconds` by kind, see gateway/gc-metrics.ts), so a benchmark can tell the
+ * rounds in which a process stopped for a mark-compact from those in which it did not.
  */
 
 /** What one process collected: mark-compacts (V8's "major"), scavenges ("minor"), and incremental marking. */
