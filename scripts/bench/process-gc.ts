@@ -3,6 +3,7 @@
  * (`troupe_nodejs_gc_duration_seconds` by kind, see gateway/gc-metrics.ts), so a benchmark can tell the
  * rounds in which a process stopped for a mark-compact from those in which it did not.
  */
+import { GC_DURATION_METRIC } from '../../gateway/gc-metrics.js';
 
 /** What one process collected: mark-compacts (V8's "major"), scavenges ("minor"), and incremental marking. */
 export interface GcUse {
@@ -15,7 +16,7 @@ export interface GcUse {
 
 type Totals = Map<string, { count: number; seconds: number }>;
 
-const SERIES = /^troupe_nodejs_gc_duration_seconds_(count|sum)\{kind="(\w+)"\}\s+([\d.e+-]+)$/gm;
+const SERIES = new RegExp(`^${GC_DURATION_METRIC}_(count|sum)\\{kind="(\\w+)"\\}\\s+([\\d.e+-]+)$`, 'gm');
 
 /** Each GC kind's count and seconds so far, from a Prometheus text exposition. */
 export function gcTotalsOf(exposition: string): Totals {
