@@ -38,7 +38,7 @@ describe('bench: the GC of troupe processes, read from their /metrics', () => {
     await meter.begin();
     expect(churn()).to.be.greaterThan(0);
     fullGc();
-    // prom-client hears of a GC from a PerformanceObserver, a moment after it ends.
+    // The metric hears of a GC from a PerformanceObserver, a moment after it ends.
     let used: GcUse;
     do used = (await meter.end()).gateway;
     while (used.major === 0 || used.minor === 0);

@@ -44,14 +44,14 @@ describe('troupe_nodejs_gc_duration_seconds', () => {
       // Each observer is handed its entries in a callback of its own: a collection that comes between the
       // two callbacks reaches one before the other. So compare once both have caught up, within a bound
       // of event-loop turns: a histogram that drops entries never catches up.
-      const caughtUp = async () => {
+      const countedSinceBefore = async () => {
         const counted = await countsOf(registry);
         return { minor: counted.minor - (before.minor ?? 0), major: counted.major - (before.major ?? 0) };
       };
-      let counted = await caughtUp();
+      let counted = await countedSinceBefore();
       for (let turn = 0; turn < 200 && (counted.minor !== seen.minor || counted.major !== seen.major); turn++) {
         await new Promise((resolve) => setImmediate(resolve));
-        counted = await caughtUp();
+        counted = await countedSinceBefore();
       }
       expect(counted.minor).to.equal(seen.minor);
       expect(counted.major).to.equal(seen.major);
