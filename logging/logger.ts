@@ -1,6 +1,5 @@
-import { createRequire } from 'node:module';
 import { pino, type Logger as PinoLogger } from 'pino';
-import type PinoPretty from 'pino-pretty';
+import pinoPretty from 'pino-pretty';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -25,9 +24,6 @@ export function createLogger({ level, pretty, fd = 1 }: LoggerOptions): Logger {
   if (usePretty) {
     // A synchronous in-process stream rather than a worker-thread transport, so that the last lines
     // written before process.exit (shutdown, start-up failure) are never lost.
-    // Loaded only here: a process writing JSON (every service, in production and under tests) spares
-    // the module load.
-    const pinoPretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
     return pino({ level }, pinoPretty({ destination: fd, colorize: output.isTTY === true, sync: true }));
   }
   return pino({ level }, pino.destination({ dest: fd, sync: true }));

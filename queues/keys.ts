@@ -16,7 +16,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ActorRef } from './envelope.js';
-import { isClusterUrl } from './redis-target.js';
+import { isClusterUrl } from './redis-client.js';
 
 export const DEFAULT_PREFIX = 'troupe';
 export const DEFAULT_PARTITIONS = 16;

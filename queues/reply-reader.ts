@@ -8,8 +8,7 @@
  * master serving that slot.
  */
 import type { Cluster } from 'ioredis';
-import { createRedisClient, isCluster, nodeClient, type RedisClient } from './redis-client.js';
-import { isClusterUrl } from './redis-target.js';
+import { createRedisClient, isCluster, isClusterUrl, nodeClient, type RedisClient } from './redis-client.js';
 import { TERMINAL_EVENTS, toEvents, type ReplyEvent } from './reply-stream.js';
 
 interface Follower {

@@ -8,7 +8,7 @@ import { DEFAULT_SEND_BUFFER_CAP_BYTES } from '../gateway/send-buffer-cap.js';
 import { LOG_LEVELS, type LogLevel } from '../logging/logger.js';
 import { maskUrlCredentials } from '../logging/mask-url-credentials.js';
 import { DEFAULT_PARTITIONS, MAX_PARTITIONS } from '../queues/keys.js';
-import { clusterUrl, isClusterUrl, redisTarget } from '../queues/redis-target.js';
+import { clusterUrl, isClusterUrl, redisTarget } from '../queues/redis-client.js';
 
 
 const NODE_ENVS = ['development', 'production', 'test'] as const;

@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from './contract.js';
 import type { LivenessEntry } from '../../queues/liveness-registry.js';
-import { redisTarget } from '../../queues/redis-target.js';
+import { redisTarget } from '../../queues/redis-client.js';
 
 /** How fast a crashed worker's actors are taken over (LIVENESS_TTL_MS, LIVENESS_RENEW_MS, TAKEOVER_CHECK_MS). */
 export interface TakeoverSettings {

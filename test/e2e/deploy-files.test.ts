@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import packageJson from '../../package.json' with { type: 'json' };
 import { loadConfig } from '../../scripts/config.js';
-import { redisTarget } from '../../queues/redis-target.js';
+import { redisTarget } from '../../queues/redis-client.js';
 import { TROUPE_NODE_FLAGS } from '../../scripts/bench/troupe-processes.js';
 import { findExecutable } from '../support/executables.js';
 

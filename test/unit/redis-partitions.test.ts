@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { fnv1a, RedisNames } from '../../queues/keys.js';
-import { clusterUrl, redisTarget } from '../../queues/redis-target.js';
+import { clusterUrl, redisTarget } from '../../queues/redis-client.js';
 import { hashTagOf } from '../../queues/reply-reader.js';
 
 describe('Redis partitions and cluster URLs', function () {
