@@ -5,7 +5,8 @@ import { RedisMisconfiguredError } from '../queues/redis-misconfigured-error.js'
 import { RedisUnavailableError } from '../queues/redis-unavailable-error.js';
 import packageJson from '../package.json' with { type: 'json' };
 import { FAULTS, type FaultName } from './bench/fault-names.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { applyHeapGrowingPercent } from './heap-growth.js';
 
 /** Errors whose message is the whole story: printed alone, without a stack trace. */
 function isStartupError(error: unknown): error is Error {
@@ -47,6 +48,13 @@ function exitWith(run: () => Promise<number>): () => Promise<void> {
   };
 }
 
+/** The configuration of a long-running server command, its heap growth applied (scripts/heap-growth.ts). */
+function loadServerConfig(): Config {
+  const config = loadConfig();
+  applyHeapGrowingPercent(config.heap.growingPercent);
+  return config;
+}
+
 const program = new Command('troupe')
   .description('An actor-model platform on a message broker: BullMQ actors with MongoDB state behind a Koa gateway.')
   .version(packageJson.version);
@@ -56,7 +64,7 @@ program
   .description('run troupe (Redis, MongoDB, HTTP gateway) in one process until SIGINT/SIGTERM')
   .action(
     exitWith(async () => {
-      const config = loadConfig();
+      const config = loadServerConfig();
       const [{ runStart }, { kinds }] = await Promise.all([import('./start.js'), import('../actors/index.js')]);
       return runStart(config, kinds);
     }),
@@ -71,7 +79,7 @@ program
   .option('--enable-test-commands', 'accept test-only commands such as configureFailPoint (fault-injection tests)')
   .action((options: { port: number; host: string; dbpath?: string; enableTestCommands?: boolean }) =>
     exitWith(async () => {
-      const config = loadConfig();
+      const config = loadServerConfig();
       const { runMongo } = await import('./mongo.js');
       return runMongo(options, config);
     })(),
@@ -238,7 +246,7 @@ program
   .description('run the HTTP/MCP gateway only (needs MONGODB_URI; run several behind a load balancer)')
   .action(
     exitWith(async () => {
-      const config = loadConfig();
+      const config = loadServerConfig();
       const [{ runGateway }, { kinds }] = await Promise.all([import('./gateway.js'), import('../actors/index.js')]);
       return runGateway(config, kinds);
     }),
@@ -299,7 +307,7 @@ program
   .option('--kinds <list>', 'comma-separated actor kinds (default: all)', (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean))
   .action((options: { kinds?: string[] }) =>
     exitWith(async () => {
-      const config = loadConfig();
+      const config = loadServerConfig();
       const [{ runWorker }, { kinds, selectKinds }] = await Promise.all([import('./worker.js'), import('../actors/index.js')]);
       return runWorker(config, selectKinds(kinds, options.kinds));
     })(),

@@ -8,6 +8,7 @@ import { DEFAULT_SEND_BUFFER_CAP_BYTES } from '../gateway/send-buffer-cap.js';
 import { LOG_LEVELS, type LogLevel } from '../logging/logger.js';
 import { maskUrlCredentials } from '../logging/mask-url-credentials.js';
 import { DEFAULT_PARTITIONS, MAX_PARTITIONS } from '../queues/keys.js';
+import { DEFAULT_HEAP_GROWING_PERCENT } from './heap-growth.js';
 import { clusterUrl, isClusterUrl, redisTarget } from '../queues/redis-client.js';
 
 
@@ -60,6 +61,7 @@ function byteSize(zero?: string) {
     .pipe(z.number().refine((n) => (zero !== undefined && n === 0) || (n >= 1024 && n <= 1024 ** 3), { error: form }));
 }
 
+const HEAP_GROWING_FORM = 'a whole number of percent, 0 to 1000 (0: V8 decides how far the heap grows)';
 const RESIDENT_IDLE_FORM = 'a whole number of seconds, 0 to 86400 (0: never drop an actor for idleness)';
 
 const CORS_ORIGINS_FORM = '"*" or a comma-separated list of origins such as https://app.example.com,http://localhost:5173';
@@ -196,6 +198,12 @@ export const configSchema = z
       .min(0, { error: RESIDENT_IDLE_FORM })
       .max(86_400, { error: RESIDENT_IDLE_FORM })
       .default(DEFAULT_RESIDENT_IDLE_MS / 1000),
+    HEAP_GROWING_PERCENT: z.coerce
+      .number({ error: HEAP_GROWING_FORM })
+      .int({ error: HEAP_GROWING_FORM })
+      .min(0, { error: HEAP_GROWING_FORM })
+      .max(1000, { error: HEAP_GROWING_FORM })
+      .default(DEFAULT_HEAP_GROWING_PERCENT),
     SCOUTING_GATE_TIMEOUT_SECONDS: z.coerce.number({ error: 'a whole number of seconds (0: wait forever)' }).int().min(0).default(0),
     HTTP_HEADERS_TIMEOUT_SECONDS: positiveInteger().default(10),
     HTTP_REQUEST_TIMEOUT_SECONDS: positiveInteger().default(120),
@@ -270,6 +278,8 @@ export const configSchema = z
      * them (so their next drain there needs no fence), and for how long an idle one is kept.
      */
     worker: { residents: { memoryBytes: env.RESIDENT_MEMORY, idleMs: env.RESIDENT_IDLE_SECONDS * 1000 } },
+    /** HEAP_GROWING_PERCENT: how far a server process's old generation may grow past what survived its last mark-compact (0: V8's own policy). */
+    heap: { growingPercent: env.HEAP_GROWING_PERCENT },
     limits: {
       defaults: {
         rate: { points: env.DEFAULT_RATE_POINTS, durationSeconds: env.DEFAULT_RATE_DURATION_SECONDS },
