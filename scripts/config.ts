@@ -8,8 +8,8 @@ import { DEFAULT_SEND_BUFFER_CAP_BYTES } from '../gateway/send-buffer-cap.js';
 import { LOG_LEVELS, type LogLevel } from '../logging/logger.js';
 import { maskUrlCredentials } from '../logging/mask-url-credentials.js';
 import { DEFAULT_PARTITIONS, MAX_PARTITIONS } from '../queues/keys.js';
-import { DEFAULT_HEAP_GROWING_PERCENT } from './heap-growth.js';
 import { clusterUrl, isClusterUrl, redisTarget } from '../queues/redis-client.js';
+import { DEFAULT_HEAP_GROWING_PERCENT } from './heap-growth.js';
 
 
 const NODE_ENVS = ['development', 'production', 'test'] as const;

@@ -25,9 +25,9 @@ async function reportedFactors(percent: number): Promise<string[]> {
 
 describe('applyHeapGrowingPercent', () => {
   it('sets the factor V8 grows the old generation by after a full collection', async () => {
-    const half = await reportedFactors(50);
-    expect(half).to.not.be.empty;
-    expect(new Set(half)).to.deep.equal(new Set(['1.5']));
+    const halfAgain = await reportedFactors(50);
+    expect(halfAgain).to.not.be.empty;
+    expect(new Set(halfAgain)).to.deep.equal(new Set(['1.5']));
     const tripled = await reportedFactors(200);
     expect(new Set(tripled)).to.deep.equal(new Set(['3.0']));
   });
